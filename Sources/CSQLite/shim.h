@@ -1,0 +1,11 @@
+#ifndef CSQLITE_SHIM_H
+#define CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT and SQLITE_STATIC are macros that cast integers to function pointers,
+/// which Swift cannot import. These helpers hand them to Swift as values.
+static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
+static inline sqlite3_destructor_type csqlite_static(void) { return SQLITE_STATIC; }
+
+#endif

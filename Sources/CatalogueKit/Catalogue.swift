@@ -1,0 +1,94 @@
+import Foundation
+
+/// A catalogue database: countries and products in one SQLite file, migrated and seeded on
+/// first use.
+///
+/// ```swift
+/// let catalogue = try Catalogue(path: "/tmp/catalogue.sqlite")   // created, migrated, seeded
+/// let page = try catalogue.search(Search(entity: .countries, scope: .capital, text: "bog"))
+/// page.countries.first?.name  // "Colombia"
+/// ```
+///
+/// A `Catalogue` is `Sendable`: share one across threads and tasks. It owns one connection
+/// behind a serial queue; ``read(_:)`` and ``write(_:)`` give closures that connection.
+public final class Catalogue: Sendable {
+    /// The database.
+    public let database: DatabaseQueue
+    /// The database path.
+    public var path: String { database.path }
+
+    /// Name of the SQL function that folds text on this catalogue's connections:
+    /// `catalogue_fold(text, options)`, options 1 = case, 2 = diacritics, 3 = both. Used in
+    /// queries on columns without a stored key; never in the schema.
+    public static let foldFunctionName = "catalogue_fold"
+
+    /// The migrator with the built-in migrations.
+    public static func migrator() throws -> Migrator {
+        try Migrator(migrations: CatalogueResources.migrations, tableName: "catalogue_migrations")
+    }
+
+    /// Opens the catalogue at `path`, creating, migrating and (when new) seeding it.
+    ///
+    /// Throws ``MigrationError`` when the file was made by a newer version (it is left as it
+    /// was), and ``DatabaseError`` when it is not a database or cannot be opened.
+    ///
+    /// - Parameters:
+    ///   - path: the database file (`":memory:"` for a private in-memory catalogue).
+    ///   - seed: load the built-in countries and products into a new database.
+    ///   - configuration: connection settings.
+    public init(path: String, seed: Bool = true, configuration: Configuration = Configuration()) throws {
+        if !configuration.readOnly, path != ":memory:" {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            if !FileManager.default.fileExists(atPath: directory) {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+        }
+        let connection = try Connection(path: path, configuration: configuration)
+        try Self.registerFunctions(on: connection)
+        let migrator = try Self.migrator()
+        if configuration.readOnly {
+            let pending = try migrator.pendingMigrations(connection)
+            if let first = pending.first {
+                throw DatabaseError(
+                    code: .SQLITE_READONLY,
+                    message: "\(path) needs migration \(first.identifier) but is open read-only")
+            }
+        } else {
+            try migrator.migrate(connection)
+            if seed {
+                try SeedData.seedIfNeeded(connection)
+            }
+        }
+        self.database = DatabaseQueue(connection: connection)
+    }
+
+    /// Runs `body` in a read-only transaction (one consistent snapshot).
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        try database.read(body)
+    }
+
+    /// Runs `body` in a write transaction: all of it lands, or none of it when it throws.
+    ///
+    /// ```swift
+    /// try catalogue.write { db in
+    ///     try db.upsert(Product(name: "iPad Air", type: "device", year: 2013, price: 499))
+    /// }
+    /// ```
+    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        try database.write(body)
+    }
+
+    /// Drops cached statements and releases what memory SQLite can, as an app does on a memory
+    /// warning.
+    public func purgeCaches() throws {
+        try database.inDatabase { $0.purgeCaches() }
+    }
+
+    static func registerFunctions(on connection: Connection) throws {
+        try connection.registerFunction(foldFunctionName, argumentCount: 2) { arguments in
+            guard case .text(let text) = arguments[0] else { return arguments[0].isNull ? .null : arguments[0] }
+            guard case .integer(let options) = arguments[1] else { return .text(Folding.fold(text)) }
+            return .text(Folding.fold(text, options: ComparisonOptions(rawValue: Int(options))))
+        }
+    }
+}

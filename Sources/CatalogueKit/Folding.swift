@@ -1,0 +1,69 @@
+import Foundation
+
+/// Which differences a string comparison ignores: the `[c]`, `[d]` and `[cd]` of NSPredicate.
+///
+/// ```swift
+/// let options: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive]  // [cd]
+/// ```
+public struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+
+    public init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// `[c]`: "A" equals "a", "Straße" equals "STRASSE".
+    public static let caseInsensitive = ComparisonOptions(rawValue: 1 << 0)
+    /// `[d]`: "é" equals "e", "Å" equals "A".
+    public static let diacriticInsensitive = ComparisonOptions(rawValue: 1 << 1)
+    /// `[cd]`: both.
+    public static let caseAndDiacriticInsensitive: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive]
+
+    /// The NSPredicate spelling: "", "[c]", "[d]" or "[cd]".
+    public var formatModifier: String {
+        switch (contains(.caseInsensitive), contains(.diacriticInsensitive)) {
+        case (true, true): "[cd]"
+        case (true, false): "[c]"
+        case (false, true): "[d]"
+        case (false, false): ""
+        }
+    }
+}
+
+/// The folding that `[c]`, `[d]` and `[cd]` comparisons, and the stored `*_key` columns, use.
+///
+/// `fold` applies Unicode canonical decomposition, drops combining marks, and folds case, like
+/// `String.folding(options:locale:)` with a nil locale. Letters that do not decompose (ø, ł, œ)
+/// stay as they are, as on Apple's platforms.
+///
+/// ```swift
+/// Folding.fold("Côte d'Ivoire")  // "cote d'ivoire"
+/// Folding.fold("Straße")         // "strasse"
+/// Folding.fold("ÅLAND", options: .caseInsensitive)  // "åland"
+/// ```
+public enum Folding {
+    /// `text` folded as `options` say (default: case and diacritics, the stored key form).
+    public static func fold(_ text: String, options: ComparisonOptions = .caseAndDiacriticInsensitive) -> String {
+        if options.isEmpty {
+            return text
+        }
+        // Fast path: ASCII text only needs its letters lowered (or nothing, for `[d]`).
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard options.contains(.caseInsensitive) else { return text }
+            guard text.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
+            return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        }
+        var foundationOptions: String.CompareOptions = []
+        if options.contains(.caseInsensitive) { foundationOptions.insert(.caseInsensitive) }
+        if options.contains(.diacriticInsensitive) { foundationOptions.insert(.diacriticInsensitive) }
+        return text.folding(options: foundationOptions, locale: nil)
+    }
+
+    /// The folded key stored for a column value: the value folded for `[cd]`, NULL for NULL.
+    static func key(for value: DatabaseValue) -> DatabaseValue {
+        if case .text(let text) = value {
+            return .text(fold(text))
+        }
+        return .null
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// A type stored as rows of one table, which fetch requests, searches, writes and sectioned
+/// results work on.
+///
+/// `Country` and `Product` conform; so can an app's own type, with a migration that creates its
+/// table (an `id INTEGER PRIMARY KEY`, its columns, and a `*_key` column for each folded column):
+///
+/// ```swift
+/// struct City: Record {
+///     static let schema = RecordSchema(
+///         table: "city", columns: ["name", "country_code"], naturalKey: ["name", "country_code"],
+///         foldedColumns: ["name": "name_key"])
+///     var id: Int64?
+///     var name: String
+///     var countryCode: String
+///
+///     init(row: Row) throws {
+///         id = try row.decode(at: 0)
+///         name = try row.decode(at: 1)
+///         countryCode = try row.decode(at: 2)
+///     }
+///     var databaseValues: [DatabaseValue] { [.text(name), .text(countryCode)] }
+/// }
+/// ```
+public protocol Record: Sendable {
+    /// The table, its columns and its search keys.
+    static var schema: RecordSchema { get }
+
+    /// The row id, nil until the record is inserted.
+    var id: Int64? { get set }
+
+    /// Decodes a record from a row whose columns are `id` followed by `schema.columns`, in order.
+    init(row: Row) throws
+
+    /// The values of `schema.columns`, in order. Derived columns (folded keys) are not included:
+    /// the library computes them.
+    var databaseValues: [DatabaseValue] { get }
+
+    /// Extra names the record is searchable by (stored in `schema.aliases`), if it has any.
+    var aliases: [String] { get }
+}
+
+extension Record {
+    public var aliases: [String] { [] }
+}
+
+/// The storage of a ``Record`` type: table, columns, keys and search support.
+public struct RecordSchema: Sendable {
+    /// The table name.
+    public let table: String
+    /// The stored columns, in the order of ``Record/databaseValues``, without `id` or key columns.
+    public let columns: [String]
+    /// The columns that identify a record for an upsert (`code` for countries), using key
+    /// columns where the natural key is compared folded (`type_key`).
+    public let naturalKey: [String]
+    /// Column → its folded key column (`"name": "name_key"`), computed on every write.
+    public let foldedColumns: [String: String]
+    /// The FTS5 table indexing this table (external content, kept in sync by triggers), and
+    /// which of its columns each scope searches.
+    public let fullTextTable: String?
+    /// The alias table, when records have ``Record/aliases``.
+    public let aliases: AliasTable?
+
+    /// Describes a table. Key columns in `naturalKey` must appear in `foldedColumns`' values.
+    public init(
+        table: String,
+        columns: [String],
+        naturalKey: [String],
+        foldedColumns: [String: String] = [:],
+        fullTextTable: String? = nil,
+        aliases: AliasTable? = nil
+    ) {
+        self.table = table
+        self.columns = columns
+        self.naturalKey = naturalKey
+        self.foldedColumns = foldedColumns
+        self.fullTextTable = fullTextTable
+        self.aliases = aliases
+        self.sql = RecordSQL(self)
+    }
+
+    /// The SQL of this table's reads and writes (set once, at the end of `init`).
+    private(set) var sql: RecordSQL! = nil
+
+    /// The columns a fetch selects, in ``Record/init(row:)`` order: `id`, then ``columns``.
+    public var selection: [String] {
+        ["id"] + columns
+    }
+
+    /// The folded key column of `column`, if it has one.
+    public func keyColumn(for column: String) -> String? {
+        foldedColumns[column]
+    }
+
+    /// Every written column: ``columns`` then their key columns, in a stable order.
+    var writtenColumns: [String] {
+        columns + keyColumnsInOrder.map(\.key)
+    }
+
+    /// (key column, index of its source column in ``columns``), in column order.
+    var keyColumnsInOrder: [(key: String, source: Int)] {
+        columns.enumerated().compactMap { index, column in
+            foldedColumns[column].map { (key: $0, source: index) }
+        }
+    }
+}
+
+/// A table of extra searchable names for a record (country aliases): one row per name, with its
+/// folded key, deleted with the record (`ON DELETE CASCADE`).
+public struct AliasTable: Sendable {
+    /// The table name (`country_alias`).
+    public let table: String
+    /// The column referencing the record's id (`country_id`).
+    public let recordColumn: String
+    /// The name column (`alias`).
+    public let nameColumn: String
+    /// The folded key column (`alias_key`).
+    public let keyColumn: String
+    /// The record's column that holds all its aliases joined by ``separator`` (for display,
+    /// export and full-text search), or nil.
+    public let joinedColumn: String?
+    /// The separator in ``joinedColumn``.
+    public static let separator = "; "
+
+    public init(table: String, recordColumn: String, nameColumn: String, keyColumn: String, joinedColumn: String?) {
+        self.table = table
+        self.recordColumn = recordColumn
+        self.nameColumn = nameColumn
+        self.keyColumn = keyColumn
+        self.joinedColumn = joinedColumn
+    }
+}
+
+extension AliasTable {
+    /// Aliases joined for the record's joined column.
+    static func join(_ aliases: [String]) -> String {
+        aliases.joined(separator: separator)
+    }
+
+    /// The aliases of a joined column value.
+    static func split(_ joined: String) -> [String] {
+        joined.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,39 @@
+/// The SQL text of a ``RecordSchema``'s reads and writes, built once per schema.
+struct RecordSQL: Sendable {
+    let selectColumns: String
+    let insert: String
+    let update: String
+    let findByNaturalKey: String
+    let findByID: String
+    let deleteByID: String
+    let deleteAll: String
+    let deleteAliases: String?
+    let insertAlias: String?
+    /// For each natural-key column, the index of its value in the written values.
+    let naturalKeyIndexes: [Int]
+
+    init(_ schema: RecordSchema) {
+        let written = schema.writtenColumns
+        let table = schema.table
+        selectColumns = schema.selection.map { "\(table).\($0)" }.joined(separator: ", ")
+        insert = "INSERT INTO \(table) (\(written.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: written.count).joined(separator: ", ")))"
+        update = "UPDATE \(table) SET \(written.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+        findByNaturalKey = "SELECT \(selectColumns) FROM \(table) WHERE \(schema.naturalKey.map { "\($0) = ?" }.joined(separator: " AND "))"
+        findByID = "SELECT \(selectColumns) FROM \(table) WHERE id = ?"
+        deleteByID = "DELETE FROM \(table) WHERE id = ?"
+        deleteAll = "DELETE FROM \(table)"
+        if let aliases = schema.aliases {
+            deleteAliases = "DELETE FROM \(aliases.table) WHERE \(aliases.recordColumn) = ?"
+            insertAlias = "INSERT OR IGNORE INTO \(aliases.table) (\(aliases.recordColumn), \(aliases.nameColumn), \(aliases.keyColumn)) VALUES (?, ?, ?)"
+        } else {
+            deleteAliases = nil
+            insertAlias = nil
+        }
+        naturalKeyIndexes = schema.naturalKey.map { column in
+            guard let index = written.firstIndex(of: column) else {
+                preconditionFailure("natural key column \(column) of \(table) is not a column or a folded key")
+            }
+            return index
+        }
+    }
+}

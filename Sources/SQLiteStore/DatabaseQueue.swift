@@ -1,0 +1,97 @@
+import Dispatch
+
+/// The owner of one ``Connection``: every access runs on its serial queue, so a database can be
+/// shared by threads and tasks.
+///
+/// `write` runs its closure in an immediate transaction (committed on return, rolled back on a
+/// thrown error); `read` runs it in a read-only transaction, so it sees one consistent snapshot.
+///
+/// ```swift
+/// let queue = try DatabaseQueue(path: "catalogue.sqlite")
+/// try queue.write { db in
+///     try db.execute("INSERT INTO note (text) VALUES (?)", ["hello"])
+/// }
+/// let count: Int? = try queue.read { db in try db.scalar("SELECT count(*) FROM note") }
+/// ```
+///
+/// The methods are not reentrant: calling one from inside another's closure is a programming
+/// error and stops the program with a message.
+public final class DatabaseQueue: Sendable {
+    /// The database path.
+    public let path: String
+
+    private let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<Bool>()
+    // Only touched on `queue`.
+    private nonisolated(unsafe) let connection: Connection
+
+    /// Opens the database at `path`.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        self.path = path
+        self.connection = try Connection(path: path, configuration: configuration)
+        self.queue = DispatchQueue(label: "SQLiteStore.DatabaseQueue")
+        queue.setSpecific(key: queueKey, value: true)
+    }
+
+    /// Takes ownership of an open connection. Do not use `connection` directly afterwards.
+    public init(connection: Connection) {
+        self.path = connection.path
+        self.connection = connection
+        self.queue = DispatchQueue(label: "SQLiteStore.DatabaseQueue")
+        queue.setSpecific(key: queueKey, value: true)
+    }
+
+    /// Runs `body` with the connection, outside of any transaction (for pragmas, VACUUM, or
+    /// transactions you manage yourself).
+    public func inDatabase<T>(_ body: (Connection) throws -> T) throws -> T {
+        precondition(
+            DispatchQueue.getSpecific(key: queueKey) == nil,
+            "DatabaseQueue is not reentrant: do not call read, write or inDatabase from inside one of them")
+        return try queue.sync { try body(connection) }
+    }
+
+    /// Runs `body` in a read-only transaction: it sees one snapshot of the database, and any
+    /// attempt to write fails with `SQLITE_READONLY`.
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        try inDatabase { db in
+            try db.readTransaction { try body(db) }
+        }
+    }
+
+    /// Runs `body` in an immediate transaction: committed when `body` returns, rolled back when
+    /// it throws, so a thrown error leaves the database unchanged.
+    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        try inDatabase { db in
+            try db.transaction(.immediate) { try body(db) }
+        }
+    }
+
+    /// Async form of ``read(_:)``, which does not block the calling thread.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        try await onQueue { db in try db.readTransaction { try body(db) } }
+    }
+
+    /// Async form of ``write(_:)``, which does not block the calling thread.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        try await onQueue { db in try db.transaction(.immediate) { try body(db) } }
+    }
+
+    private func onQueue<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try body(self.connection) })
+            }
+        }
+    }
+}
+
+extension Connection {
+    /// Runs `body` in a deferred transaction with writes forbidden (`PRAGMA query_only`).
+    /// Nested inside another transaction, it only forbids writes.
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        let guardsWrites = !configuration.readOnly
+        if guardsWrites { try cachedStatement("PRAGMA query_only = 1").execute() }
+        defer { if guardsWrites { try? cachedStatement("PRAGMA query_only = 0").execute() } }
+        return try transaction(.deferred, body)
+    }
+}

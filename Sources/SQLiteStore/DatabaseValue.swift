@@ -1,0 +1,123 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A value as SQLite stores it: NULL, a 64-bit integer, a double, UTF-8 text, or a blob.
+///
+/// ```swift
+/// let values: [DatabaseValue] = [.null, .integer(42), .real(2.5), .text("Bogotá"), .blob(Data([0, 1]))]
+/// ```
+///
+/// SQLite has no NaN: binding `Double.nan` stores NULL.
+public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+
+    /// Whether the value is NULL.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let value): String(value)
+        case .real(let value): String(value)
+        case .text(let value): String(reflecting: value)
+        case .blob(let value): "<\(value.count) bytes>"
+        }
+    }
+}
+
+/// A Swift type that converts to and from a ``DatabaseValue``.
+///
+/// ```swift
+/// let year: Int? = row["year"]
+/// try statement.bind([2007, "iPhone", 599.0])
+/// ```
+public protocol DatabaseValueConvertible {
+    /// The value to store.
+    var databaseValue: DatabaseValue { get }
+    /// The Swift value for a stored value, or nil if it cannot be represented.
+    static func fromDatabaseValue(_ value: DatabaseValue) -> Self?
+}
+
+extension DatabaseValue: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { self }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> DatabaseValue? { value }
+}
+
+extension Int64: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .integer(self) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
+        switch value {
+        case .integer(let int): int
+        case .real(let double): Int64(exactly: double)
+        default: nil
+        }
+    }
+}
+
+extension Int: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int? {
+        Int64.fromDatabaseValue(value).flatMap { Int(exactly: $0) }
+    }
+}
+
+extension Double: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { isNaN ? .null : .real(self) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
+        switch value {
+        case .integer(let int): Double(int)
+        case .real(let double): double
+        default: nil
+        }
+    }
+}
+
+extension Bool: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? {
+        Int64.fromDatabaseValue(value).map { $0 != 0 }
+    }
+}
+
+extension String: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .text(self) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
+        if case .text(let text) = value { return text }
+        return nil
+    }
+}
+
+extension Data: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { .blob(self) }
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Data? {
+        switch value {
+        case .blob(let data): data
+        case .text(let text): Data(text.utf8)
+        default: nil
+        }
+    }
+}
+
+extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue {
+        switch self {
+        case .none: .null
+        case .some(let wrapped): wrapped.databaseValue
+        }
+    }
+
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> Wrapped?? {
+        if case .null = value { return .some(nil) }
+        return Wrapped.fromDatabaseValue(value).map { .some($0) }
+    }
+}
