@@ -39,9 +39,11 @@ EXTRA_PRODUCTS = [
     ("device", "iPhone 15 Pro", 2023, 999.00),
     ("device", "iPod nano", 2005, 249.00),
     ("device", "iPod shuffle", 2005, 99.00),
-    ("device", "iPod classic", 2007, 249.00),
-    ("device", "iPad Air", 2013, 499.00),
-    ("device", "iPad Pro", 2015, 799.00),
+    # No other iPad or 2007 iPod here: the acceptance searches `--scope device ipad` (iPad and
+    # iPad mini only) and `--match terms "ipod 2007"` (iPod touch only) rely on it.
+    ("device", "Apple Pencil", 2015, 99.00),
+    ("device", "Magic Mouse", 2009, 69.00),
+    ("device", "AirTag", 2021, 29.00),
     ("device", "Apple Watch", 2015, 349.00),
     ("device", "AirPods", 2016, 159.00),
     ("device", "HomePod", 2018, 349.00),

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The repository: the one place that turns an entity, a scope, search text and a match mode
+/// into a ``FetchRequest``. The CLI, the interactive mode and sectioned results all search
+/// through it, so they agree.
+///
+/// Semantics:
+/// - the text is trimmed; empty text matches every record in the scope;
+/// - countries: scope ``CountryScope/name`` matches the name or an alias (a country is listed
+///   once, under its name), ``CountryScope/capital`` the capital, ``CountryScope/any`` either;
+/// - products: scope ``ProductScope/all`` or one type, compared case-insensitively;
+/// - the order is folded name, name, id (``MatchMode/words``: relevance first).
+///
+/// ```swift
+/// let request = CatalogueSearch.countries(matching: "bog", scope: .capital)
+/// let colombia = try catalogue.read { try $0.fetch(request) }.first
+/// ```
+public enum CatalogueSearch {
+    /// Search text as searched: surrounding whitespace removed.
+    public static func normalizedText(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The request for countries matching `text`.
+    public static func countries(
+        matching text: String, scope: CountryScope = .name, mode: MatchMode = .prefix
+    ) -> FetchRequest<Country> {
+        let text = normalizedText(text)
+        let order = SortDescriptor.byName
+        guard !text.isEmpty else {
+            return FetchRequest(predicate: .true, sortDescriptors: order)
+        }
+        let cd = ComparisonOptions.caseAndDiacriticInsensitive
+        switch mode {
+        case .prefix, .contains:
+            let op: ComparisonOperator = mode == .prefix ? .beginsWith : .contains
+            let name: Predicate = .comparison(column: "name", operator: op, value: .text(text), options: cd)
+                || .anyAlias(operator: op, value: text, options: cd)
+            let capital: Predicate = .comparison(column: "capital", operator: op, value: .text(text), options: cd)
+            let predicate: Predicate = switch scope {
+            case .name: name
+            case .capital: capital
+            case .any: name || capital
+            }
+            return FetchRequest(predicate: predicate, sortDescriptors: order)
+        case .words:
+            let columns: [String]? = switch scope {
+            case .name: ["name", "aliases"]
+            case .capital: ["capital"]
+            case .any: nil
+            }
+            guard let pattern = FullTextPattern(matchingAllPrefixesIn: text, columns: columns) else {
+                return FetchRequest(predicate: .false, sortDescriptors: order)
+            }
+            return FetchRequest(predicate: .fullText(pattern), sortDescriptors: [.relevance] + order)
+        case .terms:
+            let predicates = terms(in: text).map { term -> Predicate in
+                var alternatives: [Predicate] = [
+                    .contains("name", term, options: cd),
+                    .contains("capital", term, options: cd),
+                ]
+                if let number = Int64(term) {
+                    alternatives.append(.equals("population", number))
+                }
+                return .or(alternatives)
+            }
+            return FetchRequest(predicate: .and(predicates), sortDescriptors: order)
+        }
+    }
+
+    /// The request for products matching `text`.
+    public static func products(
+        matching text: String, scope: ProductScope = .all, mode: MatchMode = .prefix
+    ) -> FetchRequest<Product> {
+        let text = normalizedText(text)
+        let order = SortDescriptor.byName
+        let cd = ComparisonOptions.caseAndDiacriticInsensitive
+        var conditions: [Predicate] = []
+        if case .type(let type) = scope {
+            conditions.append(.equals("type", type, options: cd))
+        }
+        var sort = order
+        if !text.isEmpty {
+            switch mode {
+            case .prefix:
+                conditions.append(.beginsWith("name", text, options: cd))
+            case .contains:
+                conditions.append(.contains("name", text, options: cd))
+            case .words:
+                if let pattern = FullTextPattern(matchingAllPrefixesIn: text) {
+                    conditions.insert(.fullText(pattern), at: 0)
+                    sort = [.relevance] + order
+                } else {
+                    conditions.append(.false)
+                }
+            case .terms:
+                for term in terms(in: text) {
+                    var alternatives: [Predicate] = [.contains("name", term, options: cd)]
+                    if let number = Int64(term) {
+                        alternatives.append(.equals("year", number))
+                        alternatives.append(.equals("price", Double(number)))
+                    } else if let number = Double(term), number.isFinite {
+                        alternatives.append(.equals("price", number))
+                    }
+                    conditions.append(.or(alternatives))
+                }
+            }
+        }
+        let predicate: Predicate = conditions.count == 1 ? conditions[0] : .and(conditions)
+        return FetchRequest(predicate: predicate, sortDescriptors: sort)
+    }
+
+    /// The whitespace-separated terms of `text`.
+    public static func terms(in text: String) -> [String] {
+        text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+    }
+}

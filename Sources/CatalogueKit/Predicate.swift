@@ -1,0 +1,140 @@
+/// A condition on records, the counterpart of `NSPredicate`, compiled to SQL with bound
+/// arguments.
+///
+/// Build one from cases and operators, or parse the format strings NSPredicate users know:
+///
+/// ```swift
+/// let typed: Predicate = .beginsWith("name", "bog", options: [.caseInsensitive, .diacriticInsensitive])
+///     && .greaterThan("population", 1_000_000)
+/// let parsed = try Predicate(format: "%K BEGINSWITH[cd] %@ AND population > %@", "name", "bog", 1_000_000)
+/// ```
+///
+/// String comparisons honour ``ComparisonOptions``. On a column with a stored folded key, a
+/// `[cd]` comparison reads the key (and a prefix search is an index range scan); other options,
+/// and columns without a key, fold in the query through a function registered on the connection.
+public indirect enum Predicate: Sendable, Hashable {
+    /// Compares a column with a value.
+    case comparison(column: String, operator: ComparisonOperator, value: DatabaseValue, options: ComparisonOptions)
+    /// `column BETWEEN lower AND upper` (inclusive).
+    case between(column: String, lower: DatabaseValue, upper: DatabaseValue)
+    /// `column IN (values)`.
+    case `in`(column: String, values: [DatabaseValue], options: ComparisonOptions)
+    /// A string comparison against the record's aliases (see ``RecordSchema/aliases``): true
+    /// when any alias matches.
+    case anyAlias(operator: ComparisonOperator, value: String, options: ComparisonOptions)
+    /// Full-text match of the record's FTS5 table.
+    case fullText(FullTextPattern)
+    /// All of the predicates (true when empty).
+    case and([Predicate])
+    /// Any of the predicates (false when empty).
+    case or([Predicate])
+    /// The negation.
+    case not(Predicate)
+    /// Always true.
+    case `true`
+    /// Always false.
+    case `false`
+}
+
+/// How a ``Predicate/comparison(column:operator:value:options:)`` compares.
+public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case lessThan = "<"
+    case lessThanOrEqual = "<="
+    case greaterThan = ">"
+    case greaterThanOrEqual = ">="
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+}
+
+extension Predicate {
+    /// `column BEGINSWITH[options] prefix`.
+    public static func beginsWith(_ column: String, _ prefix: String, options: ComparisonOptions = []) -> Predicate {
+        .comparison(column: column, operator: .beginsWith, value: .text(prefix), options: options)
+    }
+
+    /// `column ENDSWITH[options] suffix`.
+    public static func endsWith(_ column: String, _ suffix: String, options: ComparisonOptions = []) -> Predicate {
+        .comparison(column: column, operator: .endsWith, value: .text(suffix), options: options)
+    }
+
+    /// `column CONTAINS[options] text`.
+    public static func contains(_ column: String, _ text: String, options: ComparisonOptions = []) -> Predicate {
+        .comparison(column: column, operator: .contains, value: .text(text), options: options)
+    }
+
+    /// `column == value` (`IS NULL` for nil); options apply to text.
+    public static func equals(
+        _ column: String, _ value: (any DatabaseValueConvertible)?, options: ComparisonOptions = []
+    ) -> Predicate {
+        .comparison(column: column, operator: .equal, value: value?.databaseValue ?? .null, options: options)
+    }
+
+    /// `column != value`.
+    public static func notEquals(
+        _ column: String, _ value: (any DatabaseValueConvertible)?, options: ComparisonOptions = []
+    ) -> Predicate {
+        .comparison(column: column, operator: .notEqual, value: value?.databaseValue ?? .null, options: options)
+    }
+
+    /// `column < value`.
+    public static func lessThan(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
+        .comparison(column: column, operator: .lessThan, value: value.databaseValue, options: [])
+    }
+
+    /// `column <= value`.
+    public static func lessThanOrEqual(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
+        .comparison(column: column, operator: .lessThanOrEqual, value: value.databaseValue, options: [])
+    }
+
+    /// `column > value`.
+    public static func greaterThan(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
+        .comparison(column: column, operator: .greaterThan, value: value.databaseValue, options: [])
+    }
+
+    /// `column >= value`.
+    public static func greaterThanOrEqual(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
+        .comparison(column: column, operator: .greaterThanOrEqual, value: value.databaseValue, options: [])
+    }
+
+    /// `column BETWEEN lower AND upper`.
+    public static func between(
+        _ column: String, _ lower: any DatabaseValueConvertible, _ upper: any DatabaseValueConvertible
+    ) -> Predicate {
+        .between(column: column, lower: lower.databaseValue, upper: upper.databaseValue)
+    }
+
+    /// `column IN values`.
+    public static func `in`(
+        _ column: String, _ values: [any DatabaseValueConvertible], options: ComparisonOptions = []
+    ) -> Predicate {
+        .in(column: column, values: values.map(\.databaseValue), options: options)
+    }
+
+    /// Both predicates.
+    public static func && (lhs: Predicate, rhs: Predicate) -> Predicate {
+        switch (lhs, rhs) {
+        case (.and(let left), .and(let right)): .and(left + right)
+        case (.and(let left), _): .and(left + [rhs])
+        case (_, .and(let right)): .and([lhs] + right)
+        default: .and([lhs, rhs])
+        }
+    }
+
+    /// Either predicate.
+    public static func || (lhs: Predicate, rhs: Predicate) -> Predicate {
+        switch (lhs, rhs) {
+        case (.or(let left), .or(let right)): .or(left + right)
+        case (.or(let left), _): .or(left + [rhs])
+        case (_, .or(let right)): .or([lhs] + right)
+        default: .or([lhs, rhs])
+        }
+    }
+
+    /// The negation.
+    public static prefix func ! (predicate: Predicate) -> Predicate {
+        .not(predicate)
+    }
+}

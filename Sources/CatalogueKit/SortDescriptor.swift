@@ -1,0 +1,41 @@
+/// One key of a fetch request's order.
+///
+/// ```swift
+/// let order: [SortDescriptor] = [
+///     .init("name", options: [.caseInsensitive, .diacriticInsensitive]),  // folded name
+///     .init("name"),                                                      // then exact name
+///     .init("id"),
+/// ]
+/// ```
+public struct SortDescriptor: Sendable, Hashable {
+    /// The column, or nil for full-text relevance (best first).
+    public let column: String?
+    /// Ascending (A→Z) or descending.
+    public let ascending: Bool
+    /// Sort by the folded value: `[cd]` reads the stored key column where there is one.
+    public let options: ComparisonOptions
+
+    /// Sorts by `column`.
+    public init(_ column: String, ascending: Bool = true, options: ComparisonOptions = []) {
+        self.column = column
+        self.ascending = ascending
+        self.options = options
+    }
+
+    private init(relevance: Void) {
+        self.column = nil
+        self.ascending = true
+        self.options = []
+    }
+
+    /// Full-text relevance (FTS5 bm25 rank), best match first. Needs a ``Predicate/fullText(_:)``
+    /// at the top level of the request's predicate.
+    public static let relevance = SortDescriptor(relevance: ())
+
+    /// The catalogue's display order for a record with a `name`: folded name, name, id.
+    public static let byName: [SortDescriptor] = [
+        SortDescriptor("name", options: .caseAndDiacriticInsensitive),
+        SortDescriptor("name"),
+        SortDescriptor("id"),
+    ]
+}
