@@ -36,7 +36,13 @@ public final class Catalogue: Sendable {
     ///   - path: the database file (`":memory:"` for a private in-memory catalogue).
     ///   - seed: load the built-in countries and products into a new database.
     ///   - configuration: connection settings.
-    public init(path: String, seed: Bool = true, configuration: Configuration = Configuration()) throws {
+    ///   - appMigrations: an embedding app's own migrations (for its own ``Record`` types),
+    ///     applied after the catalogue's and recorded in their own table, `app_migrations`, so
+    ///     their numbers never collide with the library's.
+    public init(
+        path: String, seed: Bool = true, configuration: Configuration = Configuration(),
+        appMigrations: [Migration] = []
+    ) throws {
         if !configuration.readOnly, path != ":memory:" {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             if !FileManager.default.fileExists(atPath: directory) {
@@ -45,16 +51,19 @@ public final class Catalogue: Sendable {
         }
         let connection = try Connection(path: path, configuration: configuration)
         try Self.registerFunctions(on: connection)
-        let migrator = try Self.migrator()
+        let migrators = [try Self.migrator(), try Migrator(migrations: appMigrations, tableName: "app_migrations")]
         if configuration.readOnly {
-            let pending = try migrator.pendingMigrations(connection)
-            if let first = pending.first {
-                throw DatabaseError(
-                    code: .SQLITE_READONLY,
-                    message: "\(path) needs migration \(first.identifier) but is open read-only")
+            for migrator in migrators {
+                if let first = try migrator.pendingMigrations(connection).first {
+                    throw DatabaseError(
+                        code: .SQLITE_READONLY,
+                        message: "\(path) needs migration \(first.identifier) but is open read-only")
+                }
             }
         } else {
-            try migrator.migrate(connection)
+            for migrator in migrators {
+                try migrator.migrate(connection)
+            }
             if seed {
                 try SeedData.seedIfNeeded(connection)
             }

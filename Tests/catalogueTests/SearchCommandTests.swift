@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+@Suite("catalogue search (the built binary)")
+struct SearchCommandTests {
+    @Test("The searches the README and the issue promise", arguments: [
+        (["search", "bog", "--scope", "capital"], ["Colombia"]),
+        (["search", "cote"], ["Côte d'Ivoire"]),
+        (["search", "turkey"], ["Türkiye"]),
+        (["search", "ivory"], ["Côte d'Ivoire"]),
+        (["search", "--scope", "capital", "bogota"], ["Colombia"]),
+        (["search", "--scope", "capital", "SÃO"], ["São Tomé and Príncipe"]),
+        (["search", "--entity", "products", "--scope", "device", "ipad"], ["iPad", "iPad mini"]),
+        (["search", "--entity", "products", "--match", "terms", "ipod 2007"], ["iPod touch"]),
+        (["search", "--entity", "products", "--match", "terms", "599"], ["iPhone"]),
+        (["search", "--match", "words", "united ki"], ["United Kingdom"]),
+        (["search", "--match", "words", "sao tome"], ["São Tomé and Príncipe"]),
+    ])
+    func documentedSearches(arguments: [String], expected: [String]) throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let result = try runner.run(arguments + ["--format", "json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try result.jsonNames() == expected)
+    }
+
+    @Test("Table output ends with the item count")
+    func tableSummary() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let found = try runner.run(["search", "bog", "--scope", "capital"])
+        #expect(found.status == 0)
+        #expect(found.standardOutput.contains("Bogotá"))
+        #expect(found.standardOutput.hasSuffix("1 item found\n"))
+        let none = try runner.run(["search", "zzzz"])
+        #expect(none.standardOutput == "No items found\n")
+        let many = try runner.run(["search", "", "--limit", "3"])
+        let lines = many.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2 + 3 + 1)
+        let total = try #require(Int(lines.last!.split(separator: " ").first!))
+        #expect(total >= 245)
+    }
+
+    @Test("--limit 0 lists every country; JSON has the documented keys")
+    func unlimitedJSON() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let result = try runner.run(["search", "--limit", "0", "--format", "json"])
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        #expect(array.count >= 245)
+        #expect(Set(array[0].keys) == ["code", "name", "capital", "continent", "population", "area_km2"])
+        let products = try runner.run(["search", "--entity", "products", "--limit", "0", "--format", "json"])
+        let productArray = try #require(try JSONSerialization.jsonObject(with: Data(products.standardOutput.utf8)) as? [[String: Any]])
+        #expect(productArray.count >= 49)
+        #expect(Set(productArray[0].keys) == ["id", "name", "type", "year", "price"])
+    }
+
+    @Test("CSV and NDJSON formats")
+    func csvAndNDJSON() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let csv = try runner.run(["search", "ipad", "--entity", "products", "--format", "csv"])
+        #expect(csv.standardOutput.hasPrefix("id,name,type,year,price\r\n"))
+        #expect(csv.standardOutput.contains(",iPad mini,device,2012,659\r\n"))
+        let ndjson = try runner.run(["search", "co", "--format", "ndjson"])
+        let lines = ndjson.standardOutput.split(separator: "\n")
+        #expect(lines.count >= 3)
+        for line in lines {
+            #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
+        }
+    }
+
+    @Test("Unknown scope, type or mode: a clear error listing valid values, exit 2", arguments: [
+        (["search", "x", "--scope", "planet"], "valid scopes: name, capital, any"),
+        (["search", "x", "--entity", "products", "--scope", "toys"], "valid scopes: all, birthdays, desktop, device, funerals, portable, weddings"),
+        (["search", "x", "--match", "fuzzy"], "prefix, contains, words, terms"),
+        (["search", "x", "--entity", "planets"], "countries, products"),
+        (["search", "x", "--limit", "-1"], "--limit"),
+    ])
+    func usageErrors(arguments: [String], message: String) throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let result = try runner.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.hasPrefix("catalogue: error: "), "\(result.standardError)")
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+
+    @Test("Hostile text gives results or an empty list, never an error", arguments: [
+        "\"", "*", "^", ":", "-", "(", ")", "NEAR", "AND", "OR", "NOT", "C++", "\"unterminated",
+        "'; DROP TABLE country; --", "%", "_", "\\", "a\u{1}b", "\u{7F}", "\u{FFFD}", "🇫🇷", "שלום",
+        String(repeating: "ab", count: 50_000),
+    ])
+    func hostileText(text: String) throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        for mode in ["prefix", "contains", "words", "terms"] {
+            for entity in ["countries", "products"] {
+                let result = try runner.run(["search", "--match", mode, "--entity", entity, "--format", "json", "--", text])
+                #expect(result.status == 0, "\(mode) \(entity): \(result.standardError)")
+                #expect(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) is [Any])
+            }
+        }
+        let count = try runner.run(["search", "--limit", "0", "--format", "json"])
+        #expect(try count.jsonNames().count >= 245)
+    }
+
+    @Test("Invalid UTF-8 on the command line is searched as text, not an error")
+    func invalidUTF8Argument() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        // bash's printf makes the bytes; the binary receives them as an argument.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "\"$0\" search --match words -- \"$(printf 'caf\\xe9\\xed\\xa0\\x80')\"", CommandRunner.executable.path]
+        process.environment = ["CATALOGUE_DB": runner.databasePath, "HOME": runner.directory.path]
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+    }
+
+    @Test("--version and --help")
+    func versionAndHelp() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let version = try runner.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+        let help = try runner.run(["search", "--help"])
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("Examples:"))
+        #expect(help.standardOutput.contains("--match"))
+    }
+
+    @Test("--db overrides CATALOGUE_DB and a new database is created there")
+    func explicitDatabase() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let path = runner.directory.appendingPathComponent("nested/dir/other.sqlite").path
+        let result = try runner.run(["search", "--db", path, "bog", "--scope", "capital"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: runner.databasePath))
+    }
+}
