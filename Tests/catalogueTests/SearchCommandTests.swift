@@ -73,8 +73,8 @@ struct SearchCommandTests {
     @Test("Unknown scope, type or mode: a clear error listing valid values, exit 2", arguments: [
         (["search", "x", "--scope", "planet"], "valid scopes: name, capital, any"),
         (["search", "x", "--entity", "products", "--scope", "toys"], "valid scopes: all, birthdays, desktop, device, funerals, portable, weddings"),
-        (["search", "x", "--match", "fuzzy"], "prefix, contains, words, terms"),
-        (["search", "x", "--entity", "planets"], "countries, products"),
+        (["search", "x", "--match", "fuzzy"], "'prefix', 'contains', 'words' or 'terms'"),
+        (["search", "x", "--entity", "planets"], "'countries' and 'products'"),
         (["search", "x", "--limit", "-1"], "--limit"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
@@ -90,9 +90,10 @@ struct SearchCommandTests {
     @Test("Hostile text gives results or an empty list, never an error", arguments: [
         "\"", "*", "^", ":", "-", "(", ")", "NEAR", "AND", "OR", "NOT", "C++", "\"unterminated",
         "'; DROP TABLE country; --", "%", "_", "\\", "a\u{1}b", "\u{7F}", "\u{FFFD}", "🇫🇷", "שלום",
-        String(repeating: "ab", count: 50_000),
+        "100 KB of text",
     ])
     func hostileText(text: String) throws {
+        let text = text == "100 KB of text" ? String(repeating: "ab", count: 50_000) : text
         let runner = try CommandRunner()
         defer { runner.cleanUp() }
         for mode in ["prefix", "contains", "words", "terms"] {
