@@ -115,6 +115,7 @@ public final class Connection {
     public func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache.statement(for: sql) {
             statement.reset()
+            sqlite3_clear_bindings(statement.handle)
             return statement
         }
         let statement = try compile(sql, persistent: true)
@@ -206,7 +207,8 @@ public final class Connection {
                     let stepCode = sqlite3_step(statementHandle)
                     if stepCode == SQLITE_DONE { break }
                     if stepCode != SQLITE_ROW {
-                        throw makeError(code: stepCode, sql: String(cString: sqlite3_sql(statementHandle)))
+                        let sql = String(cString: sqlite3_sql(statementHandle))
+                        throw makeError(code: stepCode, sql: sql.trimmingCharacters(in: .whitespacesAndNewlines))
                     }
                 }
             }
@@ -243,9 +245,12 @@ public final class Connection {
 
     func makeError(code: Int32, sql: String?, arguments: StatementArguments? = nil) -> DatabaseError {
         let extended = sqlite3_extended_errcode(handle)
-        // Prefer the connection's extended code when it agrees with the code we were given.
-        let resultCode = (extended & 0xFF) == (code & 0xFF) ? extended : code
-        let message = String(cString: sqlite3_errmsg(handle))
+        // Prefer the connection's extended code and message when it agrees with the code we were
+        // given; otherwise (an API that returns a code without recording it on the connection,
+        // such as sqlite3_create_function_v2's SQLITE_MISUSE) the connection's message is stale.
+        let agrees = (extended & 0xFF) == (code & 0xFF)
+        let resultCode = agrees ? extended : code
+        let message = String(cString: agrees ? sqlite3_errmsg(handle) : sqlite3_errstr(code))
         return DatabaseError(
             code: ResultCode(rawValue: resultCode),
             message: message,
