@@ -6,29 +6,49 @@ extension Connection {
     ///     try $0.decode(String.self, at: 0)
     /// }
     /// ```
+    @inlinable
     public func fetchAll<T>(
         _ sql: String, _ arguments: StatementArguments = [], _ transform: (Row) throws -> T
     ) throws -> [T] {
+        let statement = try prepared(sql, arguments)
+        statement.isReadingRows = true
+        defer {
+            statement.isReadingRows = false
+            statement.reset()
+        }
+        let row = Row(statement: statement)
         var results: [T] = []
-        try forEachRow(sql, arguments) { results.append(try transform($0)) }
+        while try statement.step() {
+            results.append(try transform(row))
+        }
         return results
     }
 
     /// Runs a query from the statement cache and transforms its first row, if any.
+    @inlinable
     public func fetchOne<T>(
         _ sql: String, _ arguments: StatementArguments = [], _ transform: (Row) throws -> T
     ) throws -> T? {
         let statement = try prepared(sql, arguments)
-        defer { statement.reset() }
+        statement.isReadingRows = true
+        defer {
+            statement.isReadingRows = false
+            statement.reset()
+        }
         return try statement.step() ? transform(Row(statement: statement)) : nil
     }
 
     /// Runs a query from the statement cache and calls `body` with each row in turn.
+    @inlinable
     public func forEachRow(
         _ sql: String, _ arguments: StatementArguments = [], _ body: (Row) throws -> Void
     ) throws {
         let statement = try prepared(sql, arguments)
-        defer { statement.reset() }
+        statement.isReadingRows = true
+        defer {
+            statement.isReadingRows = false
+            statement.reset()
+        }
         let row = Row(statement: statement)
         while try statement.step() {
             try body(row)
@@ -51,7 +71,8 @@ extension Connection {
         } ?? nil
     }
 
-    private func prepared(_ sql: String, _ arguments: StatementArguments) throws -> Statement {
+    @usableFromInline
+    func prepared(_ sql: String, _ arguments: StatementArguments) throws -> Statement {
         let statement = try cachedStatement(sql)
         if !arguments.isEmpty || statement.parameterCount > 0 {
             try statement.bind(arguments)

@@ -114,6 +114,11 @@ public final class Connection {
     /// statement of this connection changes the schema.
     public func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache.statement(for: sql) {
+            // A statement whose rows are being read (the same SQL run inside its own row loop)
+            // must not be reset under its reader: give this use a statement of its own.
+            if statement.isReadingRows {
+                return try compile(sql, persistent: false)
+            }
             statement.reset()
             sqlite3_clear_bindings(statement.handle)
             return statement
@@ -144,27 +149,48 @@ public final class Connection {
     private func compile(_ sql: String, persistent: Bool) throws -> Statement {
         authorizer.reset()
         var statementHandle: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
         let flags: UInt32 = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-        let code = sql.withCString { sqlite3_prepare_v3(handle, $0, -1, flags, &statementHandle, &tail) }
+        // The tail pointer is only valid inside withCString: check it there.
+        let (code, hasMoreStatements) = sql.withCString { text -> (Int32, Bool) in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(handle, text, -1, flags, &statementHandle, &tail)
+            guard code == SQLITE_OK, let tail, tail.pointee != 0 else { return (code, false) }
+            return (code, Self.holdsStatement(tail, on: handle))
+        }
         guard code == SQLITE_OK else {
             throw makeError(code: code, sql: sql)
         }
         guard let statementHandle else {
             throw DatabaseError(code: .SQLITE_MISUSE, message: "no statement in SQL", sql: sql)
         }
-        compiledStatementCount += 1
-        if let tail, tail.pointee != 0,
-           !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+        if hasMoreStatements {
             sqlite3_finalize(statementHandle)
             throw DatabaseError(
                 code: .SQLITE_MISUSE,
                 message: "more than one statement; use execute(_:) without arguments for SQL scripts",
                 sql: sql)
         }
+        compiledStatementCount += 1
         return Statement(
             handle: statementHandle, connection: self, sql: sql,
             changesSchema: authorizer.sawSchemaChange)
+    }
+
+    /// Whether `text` (what follows a statement) holds another statement, rather than only
+    /// whitespace, semicolons and comments.
+    private static func holdsStatement(_ text: UnsafePointer<CChar>, on handle: OpaquePointer) -> Bool {
+        var cursor: UnsafePointer<CChar>? = text
+        while let current = cursor, current.pointee != 0 {
+            var statement: OpaquePointer?
+            var tail: UnsafePointer<CChar>?
+            guard sqlite3_prepare_v3(handle, current, -1, 0, &statement, &tail) == SQLITE_OK else { return true }
+            if let statement {
+                sqlite3_finalize(statement)
+                return true
+            }
+            cursor = tail
+        }
+        return false
     }
 
     // MARK: - Execution

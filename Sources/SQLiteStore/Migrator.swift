@@ -21,7 +21,8 @@ public struct Migrator: Sendable {
 
     /// Throws ``MigrationError/duplicateMigration(_:)`` when two migrations share a number.
     public init(migrations: [Migration], tableName: String = "schema_migrations") throws {
-        let sorted = migrations.sorted { $0.identifier < $1.identifier }
+        // Numbers compare as numbers: 10000_x comes after 9999_y.
+        let sorted = migrations.sorted { Self.order($0.identifier) < Self.order($1.identifier) }
         var numbers: Set<Substring> = []
         for migration in sorted {
             let number = migration.identifier.prefix { $0 != "_" }
@@ -31,6 +32,11 @@ public struct Migrator: Sendable {
         }
         self.migrations = sorted
         self.tableName = tableName
+    }
+
+    /// Sort key of a migration identifier: its number, then the whole identifier.
+    static func order(_ identifier: String) -> (Int, String) {
+        (Int(identifier.prefix { $0 != "_" }) ?? Int.max, identifier)
     }
 
     /// The migrations `db` has not applied yet, after checking the ones it has.
@@ -48,7 +54,8 @@ public struct Migrator: Sendable {
             }
         }
         let pending = migrations.filter { applied[$0.identifier] == nil }
-        if let lastApplied = applied.keys.max(), let gap = pending.first(where: { $0.identifier < lastApplied }) {
+        if let lastApplied = applied.keys.max(by: { Self.order($0) < Self.order($1) }),
+           let gap = pending.first(where: { Self.order($0.identifier) < Self.order(lastApplied) }) {
             throw MigrationError.missingMigration(identifier: gap.identifier, path: db.path)
         }
         return pending

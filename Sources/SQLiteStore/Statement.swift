@@ -22,8 +22,10 @@ public final class Statement {
     public let sql: String
     /// Whether running the statement changes the schema (CREATE, DROP, ALTER).
     public let changesSchema: Bool
+    /// Set while a row loop of the connection's fetch methods reads this statement.
+    @usableFromInline var isReadingRows = false
 
-    let handle: OpaquePointer
+    @usableFromInline let handle: OpaquePointer
     unowned let connection: Connection
     private var arguments = StatementArguments()
     private lazy var columnIndexes: (exact: [String: Int], folded: [String: Int]) = {
@@ -216,22 +218,26 @@ public final class Statement {
     }
 
     /// Whether column `index` of the current row is NULL.
+    @inlinable
     public func isNull(at index: Int) -> Bool {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
     }
 
     /// Column `index` as an integer (0 for NULL, converted for other types as SQLite does).
+    @inlinable
     public func int64(at index: Int) -> Int64 {
         sqlite3_column_int64(handle, Int32(index))
     }
 
     /// Column `index` as a double (0 for NULL, converted for other types as SQLite does).
+    @inlinable
     public func double(at index: Int) -> Double {
         sqlite3_column_double(handle, Int32(index))
     }
 
     /// Column `index` as text ("" for NULL). Embedded NUL characters are kept; invalid UTF-8 is
     /// repaired with U+FFFD.
+    @inlinable
     public func string(at index: Int) -> String {
         let column = Int32(index)
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }

@@ -101,3 +101,18 @@ struct MigrationTests {
             == "db lacks migration 0002_b although later ones were applied")
     }
 }
+
+@Suite("Migration order")
+struct MigrationOrderTests {
+    @Test("Migration numbers sort as numbers, not as text")
+    func numericOrder() throws {
+        let migrator = try Migrator(migrations: [
+            Migration(identifier: "10000_later", sql: "CREATE TABLE later (x);"),
+            Migration(identifier: "9999_earlier", sql: "CREATE TABLE earlier (x);"),
+        ])
+        #expect(migrator.migrations.map(\.identifier) == ["9999_earlier", "10000_later"])
+        let db = try Connection(path: ":memory:")
+        #expect(try migrator.migrate(db) == ["9999_earlier", "10000_later"])
+        #expect(try migrator.migrate(db) == [])
+    }
+}

@@ -206,3 +206,27 @@ struct StatementCacheTests {
         #expect(statement.runCount > 100)
     }
 }
+
+@Suite("Statement cache edge cases")
+struct StatementCacheEdgeCaseTests {
+    @Test("The same SQL run inside its own row loop gets a statement of its own")
+    func nestedUseOfTheSameSQL() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3)")
+        var pairs: [[Int]] = []
+        try db.forEachRow("SELECT x FROM t WHERE x >= ? ORDER BY x", [1]) { outer in
+            let x = try outer.decode(Int.self, at: 0)
+            let inner = try db.fetchAll("SELECT x FROM t WHERE x >= ? ORDER BY x", [x]) { try $0.decode(Int.self, at: 0) }
+            pairs.append([x] + inner)
+        }
+        #expect(pairs == [[1, 1, 2, 3], [2, 2, 3], [3, 3]])
+    }
+
+    @Test("A trailing comment is not a second statement")
+    func trailingComment() throws {
+        let db = try Connection(path: ":memory:")
+        let statement = try db.makeStatement("SELECT 1; -- a note")
+        #expect(try statement.step())
+        #expect(throws: DatabaseError.self) { try db.makeStatement("SELECT 1; SELECT 2") }
+    }
+}
