@@ -1,5 +1,3 @@
-import Foundation
-
 /// The repository: the one place that turns an entity, a scope, search text and a match mode
 /// into a ``FetchRequest``. The CLI, the interactive mode and sectioned results all search
 /// through it, so they agree.
@@ -18,7 +16,14 @@ import Foundation
 public enum CatalogueSearch {
     /// Search text as searched: surrounding whitespace removed.
     public static func normalizedText(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Pure Swift (Foundation's trimming bridges through NSString): this runs per keystroke.
+        guard let first = text.first, let last = text.last, first.isWhitespace || last.isWhitespace else {
+            return text
+        }
+        var trimmed = Substring(text)
+        while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
+        while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
+        return String(trimmed)
     }
 
     /// The request for countries matching `text`.

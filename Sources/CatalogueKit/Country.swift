@@ -91,6 +91,7 @@ public struct Country: Record, Codable, Hashable {
         naturalKey: ["code"],
         foldedColumns: ["name": "name_key", "capital": "capital_key"],
         fullTextTable: "country_fts",
+        fullTextColumns: ["name", "aliases", "capital"],
         aliases: AliasTable(
             table: "country_alias", recordColumn: "country_id", nameColumn: "alias", keyColumn: "alias_key",
             joinedColumn: "aliases"))

@@ -40,68 +40,110 @@ public struct FetchRequest<R: Record>: Sendable, Hashable {
     /// The SELECT statement for the records, with LIMIT and OFFSET always bound (so the SQL does
     /// not change with them).
     public func selectSQL() throws -> SQLFragment {
-        try select(R.schema.sql.selectColumns)
+        try select(R.schema.sql.selectColumns, extraColumn: nil, joiningFullText: false)
     }
 
     /// A SELECT of the given result columns (SQL expressions over the table, e.g. `product.id`)
     /// under this request's predicate, order, limit and offset.
     public func select(_ resultColumns: String) throws -> SQLFragment {
-        let source = try sourceAndCondition()
-        var fragment = SQLFragment("SELECT \(resultColumns) FROM ") + source.from + SQLFragment(" WHERE ") + source.condition
-        fragment += try orderBy(rankedBy: source.rankTable)
-        fragment += SQLFragment(" LIMIT ? OFFSET ?", [.integer(Int64(fetchLimit ?? -1)), .integer(Int64(fetchOffset))])
-        return fragment
+        try select(resultColumns, extraColumn: nil, joiningFullText: false)
+    }
+
+    /// The SELECT for the records with, as a last column, `column` with the matched words of
+    /// the full-text predicate wrapped in `open` and `close`.
+    public func highlightSQL(column: String, open: String, close: String) throws -> SQLFragment {
+        guard let fts = R.schema.fullTextTable, let index = R.schema.fullTextColumns.firstIndex(of: column) else {
+            throw FetchRequestError.unknownColumn(
+                column, table: R.schema.fullTextTable ?? R.schema.table, known: R.schema.fullTextColumns)
+        }
+        let highlight = SQLFragment(", highlight(\(fts), \(index), ?, ?)", [.text(open), .text(close)])
+        return try select(R.schema.sql.selectColumns, extraColumn: highlight, joiningFullText: true)
     }
 
     /// `SELECT count(*)` of the records the predicate matches (ignoring limit and offset).
     public func countSQL() throws -> SQLFragment {
-        let table = R.schema.table
-        return SQLFragment("SELECT count(*) FROM \(table) WHERE ") + (try PredicateCompiler(schema: R.schema).compile(predicate))
+        let schema = R.schema
+        var sql = SQLBuilder()
+        sql.append("SELECT count(*) FROM ")
+        sql.append(schema.table)
+        sql.append(" WHERE ")
+        try PredicateCompiler(schema: schema).compile(predicate, into: &sql)
+        return sql.fragment()
+    }
+
+    /// SELECT, FROM, WHERE, ORDER BY, LIMIT and OFFSET. With `joiningFullText` or a relevance
+    /// sort, the FTS table is joined and matched directly, so its rank and auxiliary functions
+    /// (`highlight`) are available.
+    private func select(_ resultColumns: String, extraColumn: SQLFragment?, joiningFullText: Bool) throws -> SQLFragment {
+        let schema = R.schema
+        let compiler = PredicateCompiler(schema: schema)
+        var sql = SQLBuilder()
+        sql.append("SELECT ")
+        sql.append(resultColumns)
+        if let extraColumn { sql.append(extraColumn) }
+        sql.append(" FROM ")
+        var rankTable: String?
+        if joiningFullText || sortDescriptors.contains(where: { $0.column == nil }) {
+            guard let fts = schema.fullTextTable else { throw FetchRequestError.noFullTextTable(table: schema.table) }
+            var conjuncts: [Predicate]
+            if case .and(let predicates) = predicate { conjuncts = predicates } else { conjuncts = [predicate] }
+            guard let index = conjuncts.firstIndex(where: { if case .fullText = $0 { true } else { false } }),
+                  case .fullText(let pattern) = conjuncts[index]
+            else {
+                throw FetchRequestError.relevanceWithoutFullText
+            }
+            conjuncts.remove(at: index)
+            sql.append(fts)
+            sql.append(" JOIN ")
+            sql.append(schema.table)
+            sql.append(" ON ")
+            sql.append(schema.qualifiedID)
+            sql.append(" = ")
+            sql.append(fts)
+            sql.append(".rowid WHERE ")
+            sql.append(fts)
+            sql.append(" MATCH ")
+            sql.bind(.text(pattern.rawPattern))
+            if !conjuncts.isEmpty {
+                sql.append(" AND (")
+                try compiler.compile(.and(conjuncts), into: &sql)
+                sql.append(")")
+            }
+            rankTable = fts
+        } else {
+            sql.append(schema.table)
+            sql.append(" WHERE ")
+            try compiler.compile(predicate, into: &sql)
+        }
+        try appendOrder(rankedBy: rankTable, compiler: compiler, into: &sql)
+        sql.append(" LIMIT ")
+        sql.bind(.integer(Int64(fetchLimit ?? -1)))
+        sql.append(" OFFSET ")
+        sql.bind(.integer(Int64(fetchOffset)))
+        return sql.fragment()
     }
 
     /// The ORDER BY clause.
-    func orderBy(rankedBy rankTable: String?) throws -> SQLFragment {
-        let compiler = PredicateCompiler(schema: R.schema)
-        var terms: [String] = []
-        for descriptor in sortDescriptors {
+    private func appendOrder(rankedBy rankTable: String?, compiler: PredicateCompiler, into sql: inout SQLBuilder) throws {
+        let schema = R.schema
+        for (index, descriptor) in sortDescriptors.enumerated() {
+            sql.append(index == 0 ? " ORDER BY " : ", ")
             guard let column = descriptor.column else {
                 guard let rankTable else { throw FetchRequestError.relevanceWithoutFullText }
-                terms.append("\(rankTable).rank")
+                sql.append(rankTable)
+                sql.append(".rank")
                 continue
             }
-            var expression = try compiler.qualified(column)
-            if descriptor.options == .caseAndDiacriticInsensitive, let key = R.schema.keyColumn(for: column) {
-                expression = "\(R.schema.table).\(key)"
+            let qualified = try compiler.qualified(column)
+            if descriptor.options == .caseAndDiacriticInsensitive, let key = schema.keyColumn(for: column),
+               let qualifiedKey = schema.qualifiedColumns[key] {
+                sql.append(qualifiedKey)
             } else if !descriptor.options.isEmpty {
-                expression = "\(Catalogue.foldFunctionName)(\(expression), \(descriptor.options.rawValue))"
+                sql.append("\(Catalogue.foldFunctionName)(\(qualified), \(descriptor.options.rawValue))")
+            } else {
+                sql.append(qualified)
             }
-            terms.append(descriptor.ascending ? expression : expression + " DESC")
+            if !descriptor.ascending { sql.append(" DESC") }
         }
-        return terms.isEmpty ? SQLFragment("") : SQLFragment(" ORDER BY " + terms.joined(separator: ", "))
-    }
-
-    /// FROM and WHERE. With a relevance sort, the FTS table is joined and matched directly, so
-    /// its rank is available.
-    private func sourceAndCondition() throws -> (from: SQLFragment, condition: SQLFragment, rankTable: String?) {
-        let schema = R.schema
-        let compiler = PredicateCompiler(schema: schema)
-        let table = schema.table
-        guard sortDescriptors.contains(where: { $0.column == nil }) else {
-            return (SQLFragment(table), try compiler.compile(predicate), nil)
-        }
-        guard let fts = schema.fullTextTable else { throw FetchRequestError.noFullTextTable(table: table) }
-        var conjuncts: [Predicate]
-        if case .and(let predicates) = predicate { conjuncts = predicates } else { conjuncts = [predicate] }
-        guard let index = conjuncts.firstIndex(where: { if case .fullText = $0 { true } else { false } }),
-              case .fullText(let pattern) = conjuncts[index]
-        else {
-            throw FetchRequestError.relevanceWithoutFullText
-        }
-        conjuncts.remove(at: index)
-        var condition = SQLFragment("\(fts) MATCH ?", [.text(pattern.rawPattern)])
-        if !conjuncts.isEmpty {
-            condition += SQLFragment(" AND ") + (try compiler.compile(.and(conjuncts))).parenthesized
-        }
-        return (SQLFragment("\(fts) JOIN \(table) ON \(table).id = \(fts).rowid"), condition, fts)
     }
 }

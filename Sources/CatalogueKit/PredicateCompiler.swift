@@ -1,3 +1,5 @@
+import Foundation
+
 /// Compiles a ``Predicate`` into an SQL condition on one record table.
 ///
 /// The only place where predicates become SQL. Column names are checked against the schema
@@ -5,68 +7,121 @@
 struct PredicateCompiler {
     let schema: RecordSchema
 
-    /// The folding function's options argument for `options`.
-    private static func foldArgument(_ options: ComparisonOptions) -> DatabaseValue {
-        .integer(Int64(options.rawValue))
-    }
+    /// Lists longer than this compile as a balanced tree of parenthesized halves: SQLite nests a
+    /// chain of `a AND b AND …` one level per operand and refuses trees deeper than 1000
+    /// (`SQLITE_MAX_EXPR_DEPTH`), so a search of thousands of terms needs logarithmic depth.
+    private static let flatListLimit = 64
 
-    func compile(_ predicate: Predicate) throws -> SQLFragment {
+    /// Appends the condition for `predicate` to `sql`.
+    func compile(_ predicate: Predicate, into sql: inout SQLBuilder) throws {
         switch predicate {
         case .true:
-            return SQLFragment("1")
+            sql.append("1")
         case .false:
-            return SQLFragment("0")
+            sql.append("0")
         case .and(let predicates):
-            guard !predicates.isEmpty else { return SQLFragment("1") }
-            return SQLFragment.joined(try predicates.map { try compile($0).parenthesized }, separator: " AND ")
+            try join(predicates[...], separator: " AND ", empty: "1", into: &sql)
         case .or(let predicates):
-            guard !predicates.isEmpty else { return SQLFragment("0") }
-            return SQLFragment.joined(try predicates.map { try compile($0).parenthesized }, separator: " OR ")
+            try join(predicates[...], separator: " OR ", empty: "0", into: &sql)
         case .not(let inner):
-            return SQLFragment("NOT ") + (try compile(inner)).parenthesized
+            sql.append("NOT (")
+            try compile(inner, into: &sql)
+            sql.append(")")
         case .between(let column, let lower, let upper):
-            return SQLFragment("\(try qualified(column)) BETWEEN ? AND ?", [lower, upper])
+            sql.append(try qualified(column))
+            sql.append(" BETWEEN ")
+            sql.bind(lower)
+            sql.append(" AND ")
+            sql.bind(upper)
         case .in(let column, let values, let options):
-            guard !values.isEmpty else { return SQLFragment("0") }
+            guard !values.isEmpty else {
+                sql.append("0")
+                return
+            }
             let (expression, fold) = try comparable(column, options: options, for: values)
-            let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
-            return SQLFragment("\(expression.sql) IN (\(placeholders))", expression.arguments + values.map(fold))
+            sql.append(expression)
+            sql.append(" IN (")
+            for (index, value) in values.enumerated() {
+                if index > 0 { sql.append(", ") }
+                sql.bind(fold(value))
+            }
+            sql.append(")")
         case .comparison(let column, let op, let value, let options):
-            let (expression, fold) = try comparable(column, options: options, for: [value])
-            let condition = try compare(expression, op, fold(value))
             // `[c]` or `[d]` prefix on a column with a `[cd]` key: every match is also a `[cd]`
             // match, so an index range on the key narrows the rows the function must check.
             if op == .beginsWith, !options.isEmpty, options != .caseAndDiacriticInsensitive,
                schema.keyColumn(for: column) != nil {
-                let narrowing = try compile(.comparison(
-                    column: column, operator: .beginsWith, value: value, options: .caseAndDiacriticInsensitive))
-                return narrowing + SQLFragment(" AND ") + condition
+                try compile(.comparison(column: column, operator: .beginsWith, value: value,
+                                        options: .caseAndDiacriticInsensitive), into: &sql)
+                sql.append(" AND ")
             }
-            return condition
+            let (expression, fold) = try comparable(column, options: options, for: [value])
+            try compare(expression, op, fold(value), into: &sql)
         case .anyAlias(let op, let value, let options):
             guard let aliases = schema.aliases else {
                 throw FetchRequestError.noAliases(table: schema.table)
             }
-            let column = SQLFragment("\(aliases.table).\(aliases.nameColumn)")
-            let key = SQLFragment("\(aliases.table).\(aliases.keyColumn)")
-            let (expression, fold) = comparable(column: column, key: key, options: options)
-            let condition = try compare(expression, op, fold(.text(value)))
-            return SQLFragment("\(schema.table).id IN (SELECT \(aliases.table).\(aliases.recordColumn) FROM \(aliases.table) WHERE ")
-                + condition + SQLFragment(")")
+            let (expression, fold) = comparable(
+                column: SQLFragment(aliases.qualifiedNameColumn), key: SQLFragment(aliases.qualifiedKeyColumn),
+                options: options)
+            sql.append(schema.qualifiedID)
+            sql.append(aliases.subqueryPrefix)
+            try compare(expression, op, fold(.text(value)), into: &sql)
+            sql.append(")")
         case .fullText(let pattern):
             guard let fts = schema.fullTextTable else {
                 throw FetchRequestError.noFullTextTable(table: schema.table)
             }
-            return SQLFragment("\(schema.table).id IN (SELECT rowid FROM \(fts) WHERE \(fts) MATCH ?)", [.text(pattern.rawPattern)])
+            sql.append(schema.qualifiedID)
+            sql.append(" IN (SELECT rowid FROM ")
+            sql.append(fts)
+            sql.append(" WHERE ")
+            sql.append(fts)
+            sql.append(" MATCH ")
+            sql.bind(.text(pattern.rawPattern))
+            sql.append(")")
+        }
+    }
+
+    /// The predicate as a standalone fragment.
+    func compile(_ predicate: Predicate) throws -> SQLFragment {
+        var sql = SQLBuilder()
+        try compile(predicate, into: &sql)
+        return sql.fragment()
+    }
+
+    private func join(
+        _ predicates: ArraySlice<Predicate>, separator: String, empty: String, into sql: inout SQLBuilder
+    ) throws {
+        guard !predicates.isEmpty else {
+            sql.append(empty)
+            return
+        }
+        if predicates.count > Self.flatListLimit {
+            let middle = predicates.startIndex + predicates.count / 2
+            sql.append("(")
+            try join(predicates[..<middle], separator: separator, empty: empty, into: &sql)
+            sql.append(")")
+            sql.append(separator)
+            sql.append("(")
+            try join(predicates[middle...], separator: separator, empty: empty, into: &sql)
+            sql.append(")")
+            return
+        }
+        for (index, predicate) in predicates.enumerated() {
+            if index > 0 { sql.append(separator) }
+            sql.append("(")
+            try compile(predicate, into: &sql)
+            sql.append(")")
         }
     }
 
     /// `table.column` for a known column.
     func qualified(_ column: String) throws -> String {
-        guard schema.selection.contains(column) || schema.foldedColumns.values.contains(column) else {
+        guard let qualified = schema.qualifiedColumns[column] else {
             throw FetchRequestError.unknownColumn(column, table: schema.table, known: schema.selection)
         }
-        return "\(schema.table).\(column)"
+        return qualified
     }
 
     /// The expression to compare for `column` under `options`, and how to fold the values
@@ -80,60 +135,79 @@ struct PredicateCompiler {
         guard comparesText, !options.isEmpty else {
             return (SQLFragment(qualifiedColumn), { $0 })
         }
-        let key = schema.keyColumn(for: column).map { SQLFragment("\(schema.table).\($0)") }
+        let key = schema.keyColumn(for: column).flatMap { schema.qualifiedColumns[$0] }.map { SQLFragment($0) }
         return comparable(column: SQLFragment(qualifiedColumn), key: key, options: options)
     }
 
     private func comparable(
         column: SQLFragment, key: SQLFragment?, options: ComparisonOptions
     ) -> (SQLFragment, (DatabaseValue) -> DatabaseValue) {
+        if options.isEmpty {
+            return (column, { $0 })
+        }
         let fold: (DatabaseValue) -> DatabaseValue = { value in
             if case .text(let text) = value { return .text(Folding.fold(text, options: options)) }
             return value
         }
-        if options.isEmpty {
-            return (column, { $0 })
-        }
         if options == .caseAndDiacriticInsensitive, let key {
             return (key, fold)
         }
-        let folded = SQLFragment("\(Catalogue.foldFunctionName)(\(column.sql), ?)", column.arguments + [Self.foldArgument(options)])
+        let folded = SQLFragment(
+            "\(Catalogue.foldFunctionName)(\(column.sql), ?)", column.arguments + [.integer(Int64(options.rawValue))])
         return (folded, fold)
     }
 
-    private func compare(_ expression: SQLFragment, _ op: ComparisonOperator, _ value: DatabaseValue) throws -> SQLFragment {
+    private func compare(
+        _ expression: SQLFragment, _ op: ComparisonOperator, _ value: DatabaseValue, into sql: inout SQLBuilder
+    ) throws {
         switch op {
-        case .equal:
-            return value.isNull
-                ? expression + SQLFragment(" IS NULL")
-                : expression + SQLFragment(" = ?", [value])
-        case .notEqual:
-            return value.isNull
-                ? expression + SQLFragment(" IS NOT NULL")
-                : expression + SQLFragment(" IS NOT ?", [value])
-        case .lessThan:
-            return expression + SQLFragment(" < ?", [value])
-        case .lessThanOrEqual:
-            return expression + SQLFragment(" <= ?", [value])
-        case .greaterThan:
-            return expression + SQLFragment(" > ?", [value])
-        case .greaterThanOrEqual:
-            return expression + SQLFragment(" >= ?", [value])
+        case .equal, .notEqual:
+            sql.append(expression)
+            if value.isNull {
+                sql.append(op == .equal ? " IS NULL" : " IS NOT NULL")
+            } else {
+                sql.append(op == .equal ? " = " : " IS NOT ")
+                sql.bind(value)
+            }
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            sql.append(expression)
+            sql.append(" " + op.rawValue + " ")
+            sql.bind(value)
         case .beginsWith:
             let prefix = try textValue(value, op)
             // A range on the (key) column: an index range scan when the column is indexed, with
             // no LIKE, so wildcards are literal and the statement never needs re-preparing.
-            // The upper bound is always bound (U+10FFFF sorts after every prefix's successor for
-            // an empty prefix) so the SQL is the same whatever the text.
-            let upper = Self.successor(of: prefix) ?? "\u{10FFFF}\u{10FFFF}"
-            return expression + SQLFragment(" >= ? AND ", [.text(prefix)]) + expression + SQLFragment(" < ?", [.text(upper)])
+            // The upper bound is always bound, so the SQL is the same whatever the text. When the
+            // prefix has no successor (empty, or only U+10FFFF) it is a blob: SQLite sorts every
+            // text before every blob, so the range then has no upper end.
+            let upper: DatabaseValue = Self.successor(of: prefix).map { .text($0) } ?? .blob(Data([0xFF]))
+            sql.append(expression)
+            sql.append(" >= ")
+            sql.bind(.text(prefix))
+            sql.append(" AND ")
+            sql.append(expression)
+            sql.append(" < ")
+            sql.bind(upper)
         case .endsWith:
             let suffix = try textValue(value, op)
-            return SQLFragment("substr(") + expression + SQLFragment(", -?) = ?", [.integer(Int64(suffix.unicodeScalars.count)), .text(suffix)])
-                + SQLFragment(" AND length(") + expression + SQLFragment(") >= ?", [.integer(Int64(suffix.unicodeScalars.count))])
+            let length = DatabaseValue.integer(Int64(suffix.unicodeScalars.count))
+            sql.append("substr(")
+            sql.append(expression)
+            sql.append(", -")
+            sql.bind(length)
+            sql.append(") = ")
+            sql.bind(.text(suffix))
+            sql.append(" AND length(")
+            sql.append(expression)
+            sql.append(") >= ")
+            sql.bind(length)
         case .contains:
             let needle = try textValue(value, op)
-            return SQLFragment("instr(") + expression + SQLFragment(", ?) > 0", [.text(needle)])
+            sql.append("instr(")
+            sql.append(expression)
+            sql.append(", ")
+            sql.bind(.text(needle))
+            sql.append(") > 0")
         }
     }
 
@@ -148,16 +222,18 @@ struct PredicateCompiler {
     /// its last scalar incremented (UTF-8 byte order is scalar order). Nil for an empty prefix
     /// or one made only of U+10FFFF.
     static func successor(of prefix: String) -> String? {
-        var scalars = Array(prefix.unicodeScalars)
-        while let last = scalars.popLast() {
-            var next = last.value + 1
+        let scalars = prefix.unicodeScalars
+        var end = scalars.endIndex
+        while end > scalars.startIndex {
+            let last = scalars.index(before: end)
+            var next = scalars[last].value + 1
             if next == 0xD800 { next = 0xE000 }  // skip the surrogate range
             if let scalar = Unicode.Scalar(next) {
-                scalars.append(scalar)
-                var result = String.UnicodeScalarView()
-                result.append(contentsOf: scalars)
-                return String(result)
+                var successor = String(scalars[..<last])
+                successor.unicodeScalars.append(scalar)
+                return successor
             }
+            end = last
         }
         return nil
     }

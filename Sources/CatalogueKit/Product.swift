@@ -27,7 +27,8 @@ public struct Product: Record, Codable, Hashable {
         columns: ["name", "type", "year", "price"],
         naturalKey: ["name", "type_key"],
         foldedColumns: ["name": "name_key", "type": "type_key"],
-        fullTextTable: "product_fts")
+        fullTextTable: "product_fts",
+        fullTextColumns: ["name"])
 
     public init(row: Row) throws {
         id = try row.decode(at: 0)

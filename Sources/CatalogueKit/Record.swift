@@ -46,7 +46,9 @@ extension Record {
 }
 
 /// The storage of a ``Record`` type: table, columns, keys and search support.
-public struct RecordSchema: Sendable {
+///
+/// A class, so the many reads of `R.schema` while compiling a request share one instance.
+public final class RecordSchema: Sendable {
     /// The table name.
     public let table: String
     /// The stored columns, in the order of ``Record/databaseValues``, without `id` or key columns.
@@ -56,9 +58,10 @@ public struct RecordSchema: Sendable {
     public let naturalKey: [String]
     /// Column → its folded key column (`"name": "name_key"`), computed on every write.
     public let foldedColumns: [String: String]
-    /// The FTS5 table indexing this table (external content, kept in sync by triggers), and
-    /// which of its columns each scope searches.
+    /// The FTS5 table indexing this table (external content, kept in sync by triggers).
     public let fullTextTable: String?
+    /// The FTS5 table's columns, in order (for highlighting).
+    public let fullTextColumns: [String]
     /// The alias table, when records have ``Record/aliases``.
     public let aliases: AliasTable?
 
@@ -69,6 +72,7 @@ public struct RecordSchema: Sendable {
         naturalKey: [String],
         foldedColumns: [String: String] = [:],
         fullTextTable: String? = nil,
+        fullTextColumns: [String] = [],
         aliases: AliasTable? = nil
     ) {
         self.table = table
@@ -76,12 +80,27 @@ public struct RecordSchema: Sendable {
         self.naturalKey = naturalKey
         self.foldedColumns = foldedColumns
         self.fullTextTable = fullTextTable
+        self.fullTextColumns = fullTextColumns
         self.aliases = aliases
-        self.sql = RecordSQL(self)
+        self.qualifiedColumns = Dictionary(
+            (["id"] + columns + foldedColumns.values).map { ($0, "\(table).\($0)") }, uniquingKeysWith: { first, _ in first })
+        self.qualifiedID = "\(table).id"
+        self.keyColumnsInOrder = columns.enumerated().compactMap { index, column in
+            foldedColumns[column].map { (key: $0, source: index) }
+        }
+        self.sql = RecordSQL(
+            table: table, writtenColumns: columns + columns.compactMap { foldedColumns[$0] },
+            selection: ["id"] + columns, naturalKey: naturalKey, aliases: aliases)
     }
 
-    /// The SQL of this table's reads and writes (set once, at the end of `init`).
-    private(set) var sql: RecordSQL! = nil
+    /// `table.column` for every column a predicate or sort may name: id, the stored columns and
+    /// the key columns.
+    let qualifiedColumns: [String: String]
+    /// `table.id`.
+    let qualifiedID: String
+
+    /// The SQL of this table's reads and writes.
+    let sql: RecordSQL
 
     /// The columns a fetch selects, in ``Record/init(row:)`` order: `id`, then ``columns``.
     public var selection: [String] {
@@ -93,17 +112,8 @@ public struct RecordSchema: Sendable {
         foldedColumns[column]
     }
 
-    /// Every written column: ``columns`` then their key columns, in a stable order.
-    var writtenColumns: [String] {
-        columns + keyColumnsInOrder.map(\.key)
-    }
-
     /// (key column, index of its source column in ``columns``), in column order.
-    var keyColumnsInOrder: [(key: String, source: Int)] {
-        columns.enumerated().compactMap { index, column in
-            foldedColumns[column].map { (key: $0, source: index) }
-        }
-    }
+    let keyColumnsInOrder: [(key: String, source: Int)]
 }
 
 /// A table of extra searchable names for a record (country aliases): one row per name, with its
@@ -123,12 +133,22 @@ public struct AliasTable: Sendable {
     /// The separator in ``joinedColumn``.
     public static let separator = "; "
 
+    /// `alias_table.name`.
+    let qualifiedNameColumn: String
+    /// `alias_table.key`.
+    let qualifiedKeyColumn: String
+    /// ` IN (SELECT alias_table.record FROM alias_table WHERE `.
+    let subqueryPrefix: String
+
     public init(table: String, recordColumn: String, nameColumn: String, keyColumn: String, joinedColumn: String?) {
         self.table = table
         self.recordColumn = recordColumn
         self.nameColumn = nameColumn
         self.keyColumn = keyColumn
         self.joinedColumn = joinedColumn
+        self.qualifiedNameColumn = "\(table).\(nameColumn)"
+        self.qualifiedKeyColumn = "\(table).\(keyColumn)"
+        self.subqueryPrefix = " IN (SELECT \(table).\(recordColumn) FROM \(table) WHERE "
     }
 }
 

@@ -12,24 +12,23 @@ struct RecordSQL: Sendable {
     /// For each natural-key column, the index of its value in the written values.
     let naturalKeyIndexes: [Int]
 
-    init(_ schema: RecordSchema) {
-        let written = schema.writtenColumns
-        let table = schema.table
-        selectColumns = schema.selection.map { "\(table).\($0)" }.joined(separator: ", ")
+    /// - Parameter writtenColumns: the stored columns, then their key columns in column order.
+    init(table: String, writtenColumns written: [String], selection: [String], naturalKey: [String], aliases: AliasTable?) {
+        selectColumns = selection.map { "\(table).\($0)" }.joined(separator: ", ")
         insert = "INSERT INTO \(table) (\(written.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: written.count).joined(separator: ", ")))"
         update = "UPDATE \(table) SET \(written.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
-        findByNaturalKey = "SELECT \(selectColumns) FROM \(table) WHERE \(schema.naturalKey.map { "\($0) = ?" }.joined(separator: " AND "))"
+        findByNaturalKey = "SELECT \(selectColumns) FROM \(table) WHERE \(naturalKey.map { "\($0) = ?" }.joined(separator: " AND "))"
         findByID = "SELECT \(selectColumns) FROM \(table) WHERE id = ?"
         deleteByID = "DELETE FROM \(table) WHERE id = ?"
         deleteAll = "DELETE FROM \(table)"
-        if let aliases = schema.aliases {
+        if let aliases {
             deleteAliases = "DELETE FROM \(aliases.table) WHERE \(aliases.recordColumn) = ?"
             insertAlias = "INSERT OR IGNORE INTO \(aliases.table) (\(aliases.recordColumn), \(aliases.nameColumn), \(aliases.keyColumn)) VALUES (?, ?, ?)"
         } else {
             deleteAliases = nil
             insertAlias = nil
         }
-        naturalKeyIndexes = schema.naturalKey.map { column in
+        naturalKeyIndexes = naturalKey.map { column in
             guard let index = written.firstIndex(of: column) else {
                 preconditionFailure("natural key column \(column) of \(table) is not a column or a folded key")
             }

@@ -42,6 +42,25 @@ extension Catalogue {
         }
     }
 
+    /// The records `request` describes, read with one statement (its own consistent
+    /// snapshot), without an explicit transaction: the per-keystroke path.
+    ///
+    /// ```swift
+    /// var request = CatalogueSearch.products(matching: "ip")
+    /// request.fetchLimit = 50
+    /// let page = try catalogue.fetch(request)
+    /// ```
+    @inlinable
+    public func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
+        try database.inDatabase { try $0.fetch(request) }
+    }
+
+    /// How many records match `request` (limit and offset ignored), counted in SQL.
+    @inlinable
+    public func fetchCount<R: Record>(_ request: FetchRequest<R>) throws -> Int {
+        try database.inDatabase { try $0.fetchCount(request) }
+    }
+
     /// The distinct product types, in folded order (for scope bars and error messages).
     public func productTypes() throws -> [String] {
         try read { db in

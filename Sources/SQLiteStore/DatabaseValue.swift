@@ -19,6 +19,7 @@ public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
     case blob(Data)
 
     /// Whether the value is NULL.
+    @inlinable
     public var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -49,13 +50,13 @@ public protocol DatabaseValueConvertible {
 }
 
 extension DatabaseValue: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { self }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> DatabaseValue? { value }
+    @inlinable public var databaseValue: DatabaseValue { self }
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> DatabaseValue? { value }
 }
 
 extension Int64: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .integer(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
+    @inlinable public var databaseValue: DatabaseValue { .integer(self) }
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Int64? {
         switch value {
         case .integer(let int): int
         case .real(let double): Int64(exactly: double)
@@ -65,15 +66,15 @@ extension Int64: DatabaseValueConvertible {
 }
 
 extension Int: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Int? {
+    @inlinable public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Int? {
         Int64.fromDatabaseValue(value).flatMap { Int(exactly: $0) }
     }
 }
 
 extension Double: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { isNaN ? .null : .real(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
+    @inlinable public var databaseValue: DatabaseValue { isNaN ? .null : .real(self) }
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Double? {
         switch value {
         case .integer(let int): Double(int)
         case .real(let double): double
@@ -83,23 +84,23 @@ extension Double: DatabaseValueConvertible {
 }
 
 extension Bool: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? {
+    @inlinable public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Bool? {
         Int64.fromDatabaseValue(value).map { $0 != 0 }
     }
 }
 
 extension String: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .text(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
+    @inlinable public var databaseValue: DatabaseValue { .text(self) }
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> String? {
         if case .text(let text) = value { return text }
         return nil
     }
 }
 
 extension Data: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .blob(self) }
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Data? {
+    @inlinable public var databaseValue: DatabaseValue { .blob(self) }
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Data? {
         switch value {
         case .blob(let data): data
         case .text(let text): Data(text.utf8)
@@ -109,14 +110,14 @@ extension Data: DatabaseValueConvertible {
 }
 
 extension Optional: DatabaseValueConvertible where Wrapped: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue {
+    @inlinable public var databaseValue: DatabaseValue {
         switch self {
         case .none: .null
         case .some(let wrapped): wrapped.databaseValue
         }
     }
 
-    public static func fromDatabaseValue(_ value: DatabaseValue) -> Wrapped?? {
+    @inlinable public static func fromDatabaseValue(_ value: DatabaseValue) -> Wrapped?? {
         if case .null = value { return .some(nil) }
         return Wrapped.fromDatabaseValue(value).map { .some($0) }
     }

@@ -12,6 +12,7 @@ public struct Row {
     /// The statement whose current row this is.
     public let statement: Statement
 
+    @inlinable
     public init(statement: Statement) {
         self.statement = statement
     }
@@ -35,6 +36,7 @@ public struct Row {
     ///
     /// Throws ``RowDecodingError`` when the value cannot be represented as `T` (NULL into a
     /// non-optional, text into a number, …).
+    @inlinable
     public func decode<T: DatabaseValueConvertible>(_ type: T.Type = T.self, at index: Int) throws -> T {
         let value = statement.value(at: index)
         guard let decoded = T.fromDatabaseValue(value) else {
@@ -67,6 +69,13 @@ public struct RowDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     public let type: String
     /// The SQL of the statement.
     public let sql: String
+
+    public init(column: String, value: DatabaseValue?, type: String, sql: String) {
+        self.column = column
+        self.value = value
+        self.type = type
+        self.sql = sql
+    }
 
     public var description: String {
         if let value {

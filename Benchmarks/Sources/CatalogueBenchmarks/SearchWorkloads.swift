@@ -1,0 +1,160 @@
+import CatalogueKit
+import Foundation
+import GRDB
+
+/// One way of answering a keystroke: returns the number of rows it produced.
+struct Engine {
+    let name: String
+    /// At most this many timed rounds (slow anchors such as in-memory filtering get fewer).
+    var maxRounds = Int.max
+    let run: (String) throws -> Int
+}
+
+/// A measured workload: each engine's per-keystroke samples, in engine order.
+struct WorkloadResult {
+    let title: String
+    let size: Int
+    let results: [(engine: String, samples: Samples)]
+    let anchor: String
+    var notes: [String] = []
+
+    func samples(of engine: String) -> Samples? {
+        results.first { $0.engine == engine }?.samples
+    }
+}
+
+/// Runs every engine on every keystroke text, interleaving engines round by round so machine
+/// noise spreads evenly. One untimed warm-up round first.
+func measure(_ title: String, size: Int, texts: [String], rounds: Int, anchor: String, engines: [Engine]) throws -> WorkloadResult {
+    var samples = Array(repeating: Samples(), count: engines.count)
+    for engine in engines {
+        for text in texts.prefix(engine.maxRounds == Int.max ? texts.count : 1) { _ = try engine.run(text) }
+    }
+    for round in 0..<rounds {
+        for (index, engine) in engines.enumerated() where round < engine.maxRounds {
+            for text in texts {
+                var rows = 0
+                let seconds = try time { rows = try engine.run(text) }
+                precondition(rows >= 0)
+                samples[index].append(seconds)
+            }
+        }
+    }
+    return WorkloadResult(title: title, size: size, results: zip(engines, samples).map { ($0.name, $1) }, anchor: anchor)
+}
+
+/// The text typed, keystroke by keystroke: 10 prefixes of 1–5 letters, some with diacritics.
+let keystrokePrefixes = ["a", "ch", "cré", "dél", "forêt", "mo", "pât", "q", "sol", "zéph"]
+
+/// Words typed for full-text search.
+let keystrokeWords = ["caf", "crème mu", "for", "lum ca", "oc", "pro", "québ", "sol ca", "velvet", "zé"]
+
+/// GRDB's record, decoded with Decodable.
+struct GRDBProduct: FetchableRecord, Decodable {
+    var id: Int64
+    var name: String
+    var type: String
+    var year: Int?
+    var price: Double?
+}
+
+/// The engines of the search workloads over one database.
+struct SearchEngines {
+    let data: BenchmarkData
+    let catalogue: Catalogue
+    let raw: RawSQLite
+    let grdb: GRDB.DatabaseQueue
+    let pageSize = 50
+
+    init(data: BenchmarkData) throws {
+        self.data = data
+        var configuration = CatalogueKit.Configuration()
+        configuration.readOnly = true
+        catalogue = try Catalogue(path: data.path, seed: false, configuration: configuration)
+        raw = try RawSQLite(path: data.path)
+        var grdbConfiguration = GRDB.Configuration()
+        grdbConfiguration.readonly = true
+        grdb = try GRDB.DatabaseQueue(path: data.path, configuration: grdbConfiguration)
+    }
+
+    func request(_ text: String, _ mode: MatchMode) -> CatalogueKit.FetchRequest<Product> {
+        var request = CatalogueSearch.products(matching: text, mode: mode)
+        request.fetchLimit = pageSize
+        return request
+    }
+
+    /// CatalogueKit, as an app calls it per keystroke.
+    func catalogueKit(_ mode: MatchMode) -> Engine {
+        Engine(name: "CatalogueKit") { text in try catalogue.fetch(request(text, mode)).count }
+    }
+
+    /// The SQL CatalogueKit generates, run on the raw C API; arguments computed before timing.
+    func rawC(_ mode: MatchMode, texts: [String]) throws -> Engine {
+        let sql = try request(texts[0], mode).selectSQL().sql
+        let statement = try raw.prepare(sql)
+        var arguments: [String: [CatalogueKit.DatabaseValue]] = [:]
+        for text in texts { arguments[text] = try request(text, mode).selectSQL().arguments }
+        return Engine(name: "raw C API") { text in
+            statement.bind(arguments[text]!)
+            return statement.products().count
+        }
+    }
+
+    /// The same SQL through GRDB: cached statement and a Row cursor.
+    func grdbRowCursor(_ mode: MatchMode, texts: [String]) throws -> Engine {
+        let sql = try request(texts[0], mode).selectSQL().sql
+        var arguments: [String: GRDB.StatementArguments] = [:]
+        for text in texts { arguments[text] = try grdbArguments(request(text, mode).selectSQL().arguments) }
+        return Engine(name: "GRDB Row cursor") { text in
+            try grdb.inDatabase { db in
+                let statement = try db.cachedStatement(sql: sql)
+                let rows = try Row.fetchCursor(statement, arguments: arguments[text]!)
+                var products: [Product] = []
+                while let row = try rows.next() {
+                    products.append(Product(id: row[0], name: row[1], type: row[2], year: row[3], price: row[4]))
+                }
+                return products.count
+            }
+        }
+    }
+
+    /// The same SQL through GRDB, decoding `Decodable` records.
+    func grdbDecodable(_ mode: MatchMode, texts: [String]) throws -> Engine {
+        let sql = try request(texts[0], mode).selectSQL().sql
+        var arguments: [String: GRDB.StatementArguments] = [:]
+        for text in texts { arguments[text] = try grdbArguments(request(text, mode).selectSQL().arguments) }
+        return Engine(name: "GRDB Decodable") { text in
+            try grdb.inDatabase { db in
+                let statement = try db.cachedStatement(sql: sql)
+                return try GRDBProduct.fetchAll(statement, arguments: arguments[text]!).count
+            }
+        }
+    }
+
+    /// GRDB's own full-text idiom: FTS5Pattern(matchingAllPrefixesIn:) per keystroke.
+    func grdbFTS5Pattern() -> Engine {
+        let sql = """
+            SELECT product.id, product.name, product.type, product.year, product.price FROM product_fts \
+            JOIN product ON product.id = product_fts.rowid WHERE product_fts MATCH ? \
+            ORDER BY product_fts.rank, product.name_key, product.name, product.id LIMIT ?
+            """
+        return Engine(name: "GRDB FTS5Pattern") { text in
+            try grdb.inDatabase { db in
+                guard let pattern = FTS5Pattern(matchingAllPrefixesIn: text) else { return 0 }
+                return try GRDBProduct.fetchAll(db, sql: sql, arguments: [pattern, pageSize]).count
+            }
+        }
+    }
+
+    private func grdbArguments(_ values: [CatalogueKit.DatabaseValue]) throws -> GRDB.StatementArguments {
+        GRDB.StatementArguments(values.map { value -> (any GRDB.DatabaseValueConvertible)? in
+            switch value {
+            case .null: nil
+            case .integer(let integer): integer
+            case .real(let real): real
+            case .text(let text): text
+            case .blob(let data): data
+            }
+        })
+    }
+}

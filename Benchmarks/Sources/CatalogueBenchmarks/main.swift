@@ -1,0 +1,136 @@
+// catalogue-benchmarks: CatalogueKit next to its anchors, measured in the same run.
+//
+//   swift run -c release --package-path Benchmarks CatalogueBenchmarks [--smoke]
+//       [--sizes 10000,100000,1000000] [--rounds N] [--output BENCHMARKS.md] [--data DIR]
+import CatalogueKit
+import Foundation
+
+struct Options {
+    var sizes = [10_000, 100_000, 1_000_000]
+    var rounds = 20
+    var output: String?
+    var dataDirectory = URL(fileURLWithPath: ".data")
+    var smoke = false
+
+    static func parse(_ arguments: [String]) -> Options {
+        var options = Options()
+        var iterator = arguments.dropFirst().makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--smoke":
+                options.smoke = true
+                options.sizes = [10_000]
+                options.rounds = 1
+            case "--sizes":
+                options.sizes = (iterator.next() ?? "").split(separator: ",").compactMap { Int($0) }
+            case "--rounds":
+                options.rounds = Int(iterator.next() ?? "") ?? options.rounds
+            case "--output":
+                options.output = iterator.next()
+            case "--data":
+                options.dataDirectory = URL(fileURLWithPath: iterator.next() ?? ".data")
+            case "--help", "-h":
+                print("usage: CatalogueBenchmarks [--smoke] [--sizes 10000,100000,1000000] [--rounds N] [--output FILE] [--data DIR]")
+                exit(0)
+            default:
+                FileHandle.standardError.write(Data("CatalogueBenchmarks: error: unknown argument \(argument)\n".utf8))
+                exit(2)
+            }
+        }
+        return options
+    }
+}
+
+let options = Options.parse(CommandLine.arguments)
+var report = Report()
+var scaling: [(size: Int, prefix: Double, words: Double, inMemory: Double)] = []
+
+do {
+    for size in options.sizes {
+        let data = try BenchmarkData.prepare(size: size, directory: options.dataDirectory)
+        if let seconds = data.buildSeconds {
+            report.addText("Built \(size.formatted()) products with CatalogueKit's batch upsert in \(format2(seconds)) s "
+                + "(\(Int(Double(size) / seconds).formatted()) rows/s).")
+        }
+        let engines = try SearchEngines(data: data)
+        let inMemory = try InMemoryFilter(catalogue: engines.catalogue)
+        var prefix = try measure(
+            "Prefix page (BEGINSWITH[cd], limit 50) per keystroke", size: size, texts: keystrokePrefixes,
+            rounds: options.rounds, anchor: "raw C API",
+            engines: [
+                engines.catalogueKit(.prefix),
+                try engines.rawC(.prefix, texts: keystrokePrefixes),
+                try engines.grdbRowCursor(.prefix, texts: keystrokePrefixes),
+                try engines.grdbDecodable(.prefix, texts: keystrokePrefixes),
+                inMemory.preFolded,
+                inMemory.foldingEveryName,
+            ])
+        prefix.notes = ["Keystrokes: " + keystrokePrefixes.map { "`\($0)`" }.joined(separator: ", ")
+            + ". In-memory filters scan every product (they also count matches for \"N items found\")."]
+        report.add(prefix)
+
+        report.add(try measure(
+            "Contains page (CONTAINS[cd], limit 50) per keystroke", size: size, texts: keystrokePrefixes,
+            rounds: max(1, options.rounds / 4), anchor: "raw C API",
+            engines: [
+                engines.catalogueKit(.contains),
+                try engines.rawC(.contains, texts: keystrokePrefixes),
+                try engines.grdbRowCursor(.contains, texts: keystrokePrefixes),
+            ]))
+
+        let words = try measure(
+            "Words page (FTS5 word prefixes, ranked by bm25, limit 50) per keystroke", size: size, texts: keystrokeWords,
+            rounds: max(1, options.rounds / 4), anchor: "raw C API",
+            engines: [
+                engines.catalogueKit(.words),
+                try engines.rawC(.words, texts: keystrokeWords),
+                engines.grdbFTS5Pattern(),
+            ])
+        report.add(words)
+
+        report.add(try measure(
+            "Total count for \"N items found\" (prefix)", size: size, texts: keystrokePrefixes,
+            rounds: options.rounds, anchor: "raw C API",
+            engines: [
+                Engine(name: "CatalogueKit") { text in try engines.catalogue.fetchCount(engines.request(text, .prefix)) },
+                try countEngine(engines, texts: keystrokePrefixes),
+            ]))
+
+        scaling.append((size, prefix.samples(of: "CatalogueKit")!.median, words.samples(of: "CatalogueKit")!.median,
+                        prefix.samples(of: "in-memory, pre-folded keys")!.median))
+    }
+
+    var lines = ["### Scaling (CatalogueKit p50 per keystroke)", "",
+                 "| products | prefix page | words page | in-memory pre-folded filter |", "| --- | --- | --- | --- |"]
+    for row in scaling {
+        lines.append("| \(row.size.formatted()) | \(formatDuration(row.prefix)) | \(formatDuration(row.words)) | \(formatDuration(row.inMemory)) |")
+    }
+    report.addText(lines.joined(separator: "\n"))
+    report.addText("Peak RSS of the benchmark process: \(peakResidentBytes() / (1 << 20)) MiB.")
+
+    if let output = options.output {
+        let command = "swift run -c release --package-path Benchmarks CatalogueBenchmarks "
+            + CommandLine.arguments.dropFirst().joined(separator: " ")
+        let header = "# Benchmarks\n\nGenerated by `Benchmarks/` (see its README); every figure is measured next to its "
+            + "anchors in the same process and run. p50/p99 are over every keystroke of every round.\n\n"
+            + environmentDescription(command: command)
+        try report.markdown(header: header).write(toFile: output, atomically: true, encoding: .utf8)
+        print("wrote \(output)")
+    }
+} catch {
+    FileHandle.standardError.write(Data("CatalogueBenchmarks: error: \(error)\n".utf8))
+    exit(1)
+}
+
+/// The raw C count with the SQL CatalogueKit generates.
+func countEngine(_ engines: SearchEngines, texts: [String]) throws -> Engine {
+    let sql = try engines.request(texts[0], .prefix).countSQL().sql
+    let statement = try engines.raw.prepare(sql)
+    var arguments: [String: [CatalogueKit.DatabaseValue]] = [:]
+    for text in texts { arguments[text] = try engines.request(text, .prefix).countSQL().arguments }
+    return Engine(name: "raw C API") { text in
+        statement.bind(arguments[text]!)
+        _ = statement.step()
+        return Int(statement.int64(0))
+    }
+}
