@@ -115,8 +115,10 @@ public enum CatalogueSearch {
         return FetchRequest(predicate: predicate, sortDescriptors: sort)
     }
 
-    /// The whitespace-separated terms of `text`.
+    /// The whitespace-separated terms of `text`, in order.
+    /// Duplicates are dropped: every term must match, so a repeated term adds nothing.
     public static func terms(in text: String) -> [String] {
-        text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        var seen: Set<Substring> = []
+        return text.split(whereSeparator: { $0.isWhitespace }).filter { seen.insert($0).inserted }.map(String.init)
     }
 }

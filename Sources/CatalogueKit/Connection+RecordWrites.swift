@@ -16,14 +16,14 @@ public enum RecordError: Error, Sendable, Hashable, CustomStringConvertible {
     case notFound(table: String, id: Int64)
     /// The record has no id, and the operation needs one.
     case missingID(table: String)
-    /// An alias is empty or contains the separator `;`.
+    /// An alias contains the separator `;`.
     case invalidAlias(String)
 
     public var description: String {
         switch self {
         case .notFound(let table, let id): "no \(table) with id \(id)"
         case .missingID(let table): "the \(table) record has no id"
-        case .invalidAlias(let alias): "invalid alias \(String(reflecting: alias)): aliases must be non-empty and must not contain ';'"
+        case .invalidAlias(let alias): "invalid alias \(String(reflecting: alias)): aliases must not contain ';'"
         }
     }
 }
@@ -146,10 +146,10 @@ extension Connection {
         if replacing, let delete = R.schema.sql.deleteAliases {
             try cachedStatement(delete).execute([id])
         }
-        for alias in record.aliases {
-            guard !alias.trimmingCharacters(in: .whitespaces).isEmpty, !alias.contains(";") else {
-                throw RecordError.invalidAlias(alias)
-            }
+        if let invalid = record.aliases.first(where: { $0.contains(";") }) {
+            throw RecordError.invalidAlias(invalid)
+        }
+        for alias in AliasTable.normalized(record.aliases) {
             try cachedStatement(sql).execute([id, alias, Folding.fold(alias)])
         }
     }

@@ -190,6 +190,12 @@ struct PredicateCompiler {
             sql.bind(upper)
         case .endsWith:
             let suffix = try textValue(value, op)
+            guard !suffix.isEmpty else {
+                // Like BEGINSWITH and CONTAINS: the empty string ends every string.
+                sql.append(expression)
+                sql.append(" IS NOT NULL")
+                return
+            }
             let length = DatabaseValue.integer(Int64(suffix.unicodeScalars.count))
             sql.append("substr(")
             sql.append(expression)

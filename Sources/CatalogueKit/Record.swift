@@ -153,9 +153,15 @@ public struct AliasTable: Sendable {
 }
 
 extension AliasTable {
-    /// Aliases joined for the record's joined column.
+    /// Aliases as stored: trimmed, empty ones dropped, duplicates dropped (first kept).
+    static func normalized(_ aliases: [String]) -> [String] {
+        var seen: Set<String> = []
+        return aliases.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
+    /// Aliases joined for the record's joined column, normalized.
     static func join(_ aliases: [String]) -> String {
-        aliases.joined(separator: separator)
+        normalized(aliases).joined(separator: separator)
     }
 
     /// The aliases of a joined column value.

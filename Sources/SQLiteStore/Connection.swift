@@ -21,6 +21,8 @@ public final class Connection {
     private let authorizer = SchemaChangeObserver()
     private var statementCache: StatementCache
     var savepointDepth = 0
+    /// Above zero inside ``readTransaction(_:)``: statements that write are refused.
+    var writesForbidden = 0
 
     /// How many statements this connection has compiled (cached or not), since it was opened.
     ///
@@ -229,6 +231,9 @@ public final class Connection {
                 compiledStatementCount += 1
                 changedSchema = changedSchema || authorizer.sawSchemaChange
                 defer { sqlite3_finalize(statementHandle) }
+                if writesForbidden > 0, sqlite3_stmt_readonly(statementHandle) == 0 {
+                    throw Self.readOnlyError(sql: String(cString: sqlite3_sql(statementHandle)))
+                }
                 while true {
                     let stepCode = sqlite3_step(statementHandle)
                     if stepCode == SQLITE_DONE { break }
@@ -268,6 +273,11 @@ public final class Connection {
     }
 
     // MARK: - Errors
+
+    /// The error for a write attempted inside a read transaction.
+    static func readOnlyError(sql: String) -> DatabaseError {
+        DatabaseError(code: .SQLITE_READONLY, message: "attempt to write a readonly database", sql: sql)
+    }
 
     func makeError(code: Int32, sql: String?, arguments: StatementArguments? = nil) -> DatabaseError {
         let extended = sqlite3_extended_errcode(handle)

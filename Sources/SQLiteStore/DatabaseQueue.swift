@@ -86,12 +86,15 @@ public final class DatabaseQueue: Sendable {
 }
 
 extension Connection {
-    /// Runs `body` in a deferred transaction with writes forbidden (`PRAGMA query_only`).
-    /// Nested inside another transaction, it only forbids writes.
+    /// Runs `body` in a deferred transaction in which statements that write fail with
+    /// `SQLITE_READONLY`. Nested inside another transaction, it only forbids writes.
+    ///
+    /// Writes are refused per statement (`sqlite3_stmt_readonly`), not with
+    /// `PRAGMA query_only`: changing a flag pragma expires every prepared statement, so cached
+    /// statements would be re-prepared on each read.
     public func readTransaction<T>(_ body: () throws -> T) throws -> T {
-        let guardsWrites = !configuration.readOnly
-        if guardsWrites { try cachedStatement("PRAGMA query_only = 1").execute() }
-        defer { if guardsWrites { try? cachedStatement("PRAGMA query_only = 0").execute() } }
+        writesForbidden += 1
+        defer { writesForbidden -= 1 }
         return try transaction(.deferred, body)
     }
 }

@@ -172,6 +172,9 @@ public final class Statement {
     /// Advances to the next row. Returns `true` when a row is available, `false` when done.
     @discardableResult
     public func step() throws -> Bool {
+        if connection.writesForbidden > 0, sqlite3_stmt_readonly(handle) == 0 {
+            throw Connection.readOnlyError(sql: sql)
+        }
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW:

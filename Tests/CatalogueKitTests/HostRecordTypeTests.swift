@@ -1,0 +1,228 @@
+import CatalogueKit
+import Foundation
+import Testing
+
+/// An app's own record type, defined only here: its table comes from an app migration, and
+/// every CatalogueKit feature works on it.
+struct City: Record, Hashable {
+    static let schema = RecordSchema(
+        table: "city", columns: ["name", "country_code", "population"], naturalKey: ["name", "country_code"],
+        foldedColumns: ["name": "name_key"], fullTextTable: "city_fts")
+
+    var id: Int64?
+    var name: String
+    var countryCode: String
+    var population: Int64?
+
+    init(id: Int64? = nil, name: String, countryCode: String, population: Int64? = nil) {
+        self.id = id
+        self.name = name
+        self.countryCode = countryCode
+        self.population = population
+    }
+
+    init(row: Row) throws {
+        id = try row.decode(at: 0)
+        name = try row.decode(at: 1)
+        countryCode = try row.decode(at: 2)
+        population = try row.decode(at: 3)
+    }
+
+    var databaseValues: [DatabaseValue] {
+        [.text(name), .text(countryCode), population.databaseValue]
+    }
+
+    static let migration = Migration(identifier: "0001_city", sql: """
+        CREATE TABLE city (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            country_code TEXT NOT NULL,
+            population INTEGER,
+            UNIQUE (name, country_code)
+        );
+        CREATE INDEX city_by_name_key ON city (name_key, name);
+        CREATE VIRTUAL TABLE city_fts USING fts5 (
+            name, content = 'city', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER city_fts_after_insert AFTER INSERT ON city BEGIN
+            INSERT INTO city_fts (rowid, name) VALUES (new.id, new.name);
+        END;
+        CREATE TRIGGER city_fts_after_delete AFTER DELETE ON city BEGIN
+            INSERT INTO city_fts (city_fts, rowid, name) VALUES ('delete', old.id, old.name);
+        END;
+        CREATE TRIGGER city_fts_after_update AFTER UPDATE OF name ON city BEGIN
+            INSERT INTO city_fts (city_fts, rowid, name) VALUES ('delete', old.id, old.name);
+            INSERT INTO city_fts (rowid, name) VALUES (new.id, new.name);
+        END;
+        """)
+
+    static let samples: [City] = [
+        City(name: "São Paulo", countryCode: "BR", population: 12_325_000),
+        City(name: "Sao Bernardo do Campo", countryCode: "BR", population: 844_000),
+        City(name: "São Tomé", countryCode: "ST", population: 71_868),
+        City(name: "Saint-Denis", countryCode: "RE", population: 153_810),
+        City(name: "Bogotá", countryCode: "CO", population: 7_412_566),
+        City(name: "Yaoundé", countryCode: "CM", population: 2_765_568),
+        City(name: "Paris", countryCode: "FR", population: 2_165_423),
+        City(name: "Paris", countryCode: "US", population: 24_171),
+        City(name: "New Paris", countryCode: "US", population: 1_500),
+    ]
+}
+
+@Suite("A host app's record type")
+struct HostRecordTypeTests {
+    let catalogue: Catalogue
+
+    init() throws {
+        catalogue = try Catalogue(path: ":memory:", appMigrations: [City.migration])
+        try catalogue.write { db in
+            for city in City.samples { try db.insert(city) }
+        }
+    }
+
+    func names(_ request: FetchRequest<City>) throws -> [String] {
+        try catalogue.records(request).map(\.name)
+    }
+
+    @Test("Insert and upsert by the natural key (name, country)")
+    func upsert() throws {
+        #expect(try catalogue.rowCount("city") == City.samples.count)
+        let paris = City(name: "Paris", countryCode: "FR", population: 2_165_423)
+        let (same, unchanged) = try catalogue.write { db in try db.upsert(paris) }
+        #expect(unchanged == .unchanged)
+        var grown = paris
+        grown.population = 2_200_000
+        let (updated, outcome) = try catalogue.write { db in try db.upsert(grown) }
+        #expect(outcome == .updated)
+        #expect(updated.id == same.id)
+        let (texas, inserted) = try catalogue.write { db in try db.upsert(City(name: "Paris", countryCode: "CA")) }
+        #expect(inserted == .inserted)
+        #expect(texas.id != same.id)
+        let key: String? = try catalogue.read { db in try db.scalar("SELECT name_key FROM city WHERE id = ?", [texas.id!]) }
+        #expect(key == "paris")
+        #expect(try catalogue.read { try $0.record(City.self, id: updated.id!) }?.population == 2_200_000)
+    }
+
+    @Test("BEGINSWITH[cd] is an index range scan on the app's key")
+    func beginsWith() throws {
+        let request = FetchRequest<City>(predicate: .beginsWith("name", "SAO", options: .caseAndDiacriticInsensitive),
+                                         sortDescriptors: SortDescriptor.byName)
+        #expect(try request.selectSQL().sql.contains("WHERE city.name_key >= ? AND city.name_key < ? ORDER BY city.name_key, city.name, city.id"))
+        #expect(try names(request) == ["Sao Bernardo do Campo", "São Paulo", "São Tomé"])
+        let plan = try catalogue.read { db in try db.explainQueryPlan(request) }
+        #expect(plan.contains { $0.hasPrefix("SEARCH city USING") && $0.contains("INDEX city_by_name_key") }, "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN city") }, "\(plan)")
+        #expect(try names(FetchRequest<City>(predicate: .beginsWith("name", "São", options: .caseInsensitive))).sorted() == ["São Paulo", "São Tomé"])
+    }
+
+    @Test("Other predicates: contains, equality, numbers, compound")
+    func predicates() throws {
+        let cd = ComparisonOptions.caseAndDiacriticInsensitive
+        #expect(try names(FetchRequest<City>(predicate: .contains("name", "PARIS", options: cd), sortDescriptors: SortDescriptor.byName))
+            == ["New Paris", "Paris", "Paris"])
+        #expect(try names(FetchRequest<City>(predicate: .equals("name", "yaounde", options: cd))) == ["Yaoundé"])
+        #expect(try names(FetchRequest<City>(predicate: .equals("country_code", "US") && .greaterThan("population", 10_000))) == ["Paris"])
+        #expect(try names(FetchRequest<City>(predicate: .endsWith("name", "DENIS", options: .caseInsensitive))) == ["Saint-Denis"])
+        #expect(throws: FetchRequestError.noAliases(table: "city")) {
+            try FetchRequest<City>(predicate: .anyAlias(operator: .equal, value: "x", options: [])).selectSQL()
+        }
+    }
+
+    @Test("Full-text search with relevance order")
+    func fullText() throws {
+        let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "paris"))
+        let request = FetchRequest<City>(predicate: .fullText(pattern), sortDescriptors: [.relevance] + SortDescriptor.byName)
+        #expect(try request.selectSQL().sql.contains("FROM city_fts JOIN city ON city.id = city_fts.rowid WHERE city_fts MATCH ? ORDER BY city_fts.rank"))
+        let found = try catalogue.records(request)
+        #expect(found.count == 3)
+        #expect(found.last?.name == "New Paris")
+        let accented = try #require(FullTextPattern(matchingAllPrefixesIn: "sao pau"))
+        #expect(try names(FetchRequest<City>(predicate: .fullText(accented), sortDescriptors: [.relevance])) == ["São Paulo"])
+        #expect(try catalogue.read { try $0.fetchCount(request) } == 3)
+    }
+
+    @Test("fetchCount ignores the page")
+    func count() throws {
+        var request = FetchRequest<City>(predicate: .beginsWith("name", "s", options: .caseAndDiacriticInsensitive))
+        request.fetchLimit = 1
+        #expect(try catalogue.records(request).count == 1)
+        #expect(try catalogue.read { try $0.fetchCount(request) } == 4)
+        #expect(try catalogue.search(request, limit: 2).totalCount == 4)
+    }
+
+    @Test("Re-running a request with new text re-binds the cached statement")
+    func cachedRebinding() throws {
+        func request(_ text: String) -> FetchRequest<City> {
+            FetchRequest(predicate: .beginsWith("name", text, options: .caseAndDiacriticInsensitive), sortDescriptors: SortDescriptor.byName)
+        }
+        let (compiledBefore, compiledAfter, reprepared, results) = try catalogue.database.inDatabase { db in
+            _ = try db.fetch(request("x"))
+            let before = db.compiledStatementCount
+            let results = try ["s", "sa", "sao", "sao p", "b", "bog", "p", "par"].map { try db.fetch(request($0)).map(\.name) }
+            return (before, db.compiledStatementCount, try db.cachedStatement(try request("x").selectSQL().sql).reprepareCount, results)
+        }
+        #expect(compiledAfter == compiledBefore)
+        #expect(reprepared == 0)
+        #expect(results[3] == ["São Paulo"])
+        #expect(results[5] == ["Bogotá"])
+        #expect(results[7] == ["Paris", "Paris"])
+    }
+
+    @Test("Writes keep the app's FTS table in sync")
+    func fullTextSync() throws {
+        let paulo = try #require(try catalogue.records(FetchRequest<City>(predicate: .equals("name", "São Paulo"))).first)
+        var renamed = paulo
+        renamed.name = "Sampa"
+        try catalogue.write { db in try db.update(renamed) }
+        let sampa = try #require(FullTextPattern(matchingAllPrefixesIn: "sampa"))
+        let paulista = try #require(FullTextPattern(matchingAllPrefixesIn: "paulo"))
+        #expect(try names(FetchRequest<City>(predicate: .fullText(sampa))) == ["Sampa"])
+        #expect(try names(FetchRequest<City>(predicate: .fullText(paulista))).isEmpty)
+        #expect(try catalogue.write { db in try db.delete(City.self, id: paulo.id!) })
+        #expect(try names(FetchRequest<City>(predicate: .fullText(sampa))).isEmpty)
+        try catalogue.database.inDatabase { db in try db.execute("INSERT INTO city_fts(city_fts) VALUES('integrity-check')") }
+    }
+}
+
+/// Opening a catalogue file that has an app migration.
+@Suite("App migrations")
+struct AppMigrationTests {
+    @Test("Reopening with the app migration works; without it the file is refused")
+    func reopen() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("app.sqlite")
+        do {
+            let catalogue = try Catalogue(path: path, appMigrations: [City.migration])
+            _ = try catalogue.write { db in try db.insert(City(name: "Bogotá", countryCode: "CO")) }
+        }
+        do {
+            let reopened = try Catalogue(path: path, appMigrations: [City.migration])
+            #expect(try reopened.records(FetchRequest<City>()).map(\.name) == ["Bogotá"])
+            #expect(try reopened.rowCount("country") == (try SeedData.countries()).count)
+            let applied: [String] = try reopened.read { db in
+                try db.fetchAll("SELECT identifier FROM app_migrations") { try $0.decode(String.self, at: 0) }
+            }
+            #expect(applied == ["0001_city"])
+        }
+        #expect(throws: MigrationError.unknownMigration(identifier: "0001_city", path: path)) {
+            _ = try Catalogue(path: path)
+        }
+        // The refused file is unchanged: it still opens with the migration, data intact.
+        let again = try Catalogue(path: path, appMigrations: [City.migration])
+        #expect(try again.records(FetchRequest<City>()).map(\.name) == ["Bogotá"])
+    }
+
+    @Test("An edited app migration is refused")
+    func editedMigration() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("app.sqlite")
+        _ = try Catalogue(path: path, appMigrations: [City.migration])
+        let edited = Migration(identifier: "0001_city", sql: City.migration.sql + "\n-- edited")
+        #expect(throws: MigrationError.modifiedMigration(identifier: "0001_city", path: path)) {
+            _ = try Catalogue(path: path, appMigrations: [edited])
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import CatalogueKit
+import Foundation
+import Testing
+
+/// Whatever a user types, a search returns results or nothing: it never throws, and never
+/// changes the database.
+@Suite("Hostile search text")
+struct HostileSearchTextTests {
+    struct Text: Sendable, CustomTestStringConvertible {
+        let label: String
+        let text: String
+        var testDescription: String { label }
+
+        init(_ text: String, label: String? = nil) {
+            self.text = text
+            self.label = label ?? String(reflecting: text)
+        }
+    }
+
+    static let texts: [Text] = [
+        Text("\""), Text("*"), Text("^"), Text(":"), Text("-"), Text("("), Text(")"), Text("NEAR"), Text("AND"),
+        Text("OR"), Text("NOT"), Text("C++"), Text("\"unterminated"), Text("a OR b"), Text("col:val"),
+        Text("'; DROP TABLE country; --"), Text("%"), Text("_"), Text("\\"), Text("\\\\"), Text("a\\%b_c"),
+        Text("NEAR(a b, 2)"), Text("{name} : x"), Text("name:bo*"), Text("a AND NOT b"), Text("\"\"\"\""), Text("''"),
+        Text(String(repeating: "aé", count: 34_000), label: "a 100 KB string"),
+        Text("\u{0}", label: "NUL"), Text("\u{1}", label: "U+0001"), Text("\u{7F}", label: "DEL"), Text("\t", label: "tab"),
+        Text("bo\u{0}livia", label: "NUL inside a word"),
+        Text(String(decoding: [0x62, 0x6F, 0xED, 0xA0, 0x80, 0xFF], as: UTF8.self), label: "invalid UTF-8 (U+FFFD)"),
+        Text("\u{FFFD}", label: "U+FFFD"),
+        Text("🇨🇮 😀 👩‍👩‍👧"), Text("مرحبا بالعالم"), Text("שָׁלוֹם"), Text("\u{202E}evil\u{202C}", label: "RTL override"),
+        Text("\u{301}", label: "lone combining mark"), Text("\u{10FFFF}", label: "U+10FFFF"),
+        Text((0..<10_000).map { "w\($0)" }.joined(separator: " "), label: "10,000 space-separated terms"),
+        Text((0..<2_000).map { "\($0)" }.joined(separator: " "), label: "2,000 numeric terms"),
+    ]
+
+    static let productScopes: [ProductScope] = [.all, .type("device"), .type("'; DROP TABLE product; --")]
+
+    @Test("No search throws, in every mode and scope, for countries and products", arguments: texts)
+    func searchNeverThrows(_ text: Text) throws {
+        let catalogue = try seededCatalogue()
+        let countryCount = try catalogue.rowCount("country")
+        let productCount = try catalogue.rowCount("product")
+        for mode in MatchMode.allCases {
+            for scope in CountryScope.allCases {
+                do {
+                    let request = CatalogueSearch.countries(matching: text.text, scope: scope, mode: mode)
+                    let results = try catalogue.search(request, limit: 10)
+                    #expect(results.totalCount >= results.records.count)
+                    #expect(results.totalCount <= countryCount)
+                } catch {
+                    Issue.record("countries \(mode) \(scope) \(text.label): \(String(describing: error).prefix(300))")
+                }
+            }
+            for scope in Self.productScopes {
+                do {
+                    let request = CatalogueSearch.products(matching: text.text, scope: scope, mode: mode)
+                    let records = try catalogue.records(request)
+                    #expect(records.count <= productCount)
+                } catch {
+                    Issue.record("products \(mode) \(scope) \(text.label): \(String(describing: error).prefix(300))")
+                }
+            }
+        }
+        #expect(try catalogue.rowCount("country") == countryCount)
+        #expect(try catalogue.rowCount("product") == productCount)
+        #expect(try catalogue.records(CatalogueSearch.countries(matching: "cote")).map(\.name) == ["Côte d'Ivoire"])
+    }
+
+    @Test("Hostile text is searched literally, not as syntax")
+    func literalMatches() throws {
+        let catalogue = try seededCatalogue()
+        try catalogue.write { db in
+            for name in ["C++ primer", "C primer", "a OR b", "col:val", "50% off", "'; DROP TABLE country; --"] {
+                try db.insert(Product(name: name, type: "books"))
+            }
+        }
+        func names(_ text: String, _ mode: MatchMode) throws -> [String] {
+            try catalogue.records(CatalogueSearch.products(matching: text, scope: .type("books"), mode: mode)).map(\.name)
+        }
+        #expect(try names("C++", .prefix) == ["C++ primer"])
+        #expect(try names("c++", .contains) == ["C++ primer"])
+        #expect(try names("a OR b", .prefix) == ["a OR b"])
+        #expect(try names("col:val", .contains) == ["col:val"])
+        #expect(try names("%", .contains) == ["50% off"])
+        #expect(try names("'; DROP", .prefix) == ["'; DROP TABLE country; --"])
+        #expect(try names("drop table", .words) == ["'; DROP TABLE country; --"])
+        #expect(try names("col:val", .words) == ["col:val"])
+        // Words mode reads "a OR b" as the words a, or, b: all three must be there.
+        #expect(try names("a OR b", .words) == ["a OR b"])
+        #expect(try catalogue.rowCount("country") >= 245)
+    }
+
+    @Test("Text with no word at all finds nothing in words mode", arguments: ["*", "^", "\"", "()", "-", ":", "\u{0}"])
+    func noWords(text: String) throws {
+        let catalogue = try seededCatalogue()
+        #expect(FullTextPattern(matchingAllPrefixesIn: text) == nil)
+        #expect(try catalogue.records(CatalogueSearch.countries(matching: text, mode: .words)).isEmpty)
+        #expect(try catalogue.records(CatalogueSearch.products(matching: text, mode: .words)).isEmpty)
+    }
+}

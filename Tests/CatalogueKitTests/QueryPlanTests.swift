@@ -1,0 +1,78 @@
+import CatalogueKit
+import Testing
+
+/// Prefix searches are index range scans: SQLite's plan searches an index and never scans the
+/// table.
+@Suite("Query plans")
+struct QueryPlanTests {
+    static let cd = ComparisonOptions.caseAndDiacriticInsensitive
+    let catalogue: Catalogue
+
+    init() throws {
+        catalogue = try seededCatalogue()
+    }
+
+    func plan<R: Record>(_ request: FetchRequest<R>) throws -> [String] {
+        try catalogue.read { db in try db.explainQueryPlan(request) }
+    }
+
+    /// Checks that the plan searches `table` through `index` and never scans `table`.
+    func expectIndexed(_ plan: [String], table: String, index: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let search = plan.first { $0.hasPrefix("SEARCH \(table) ") && $0.contains(" INDEX \(index) ") }
+        #expect(search != nil, "no SEARCH of \(table) using \(index) in \(plan)", sourceLocation: sourceLocation)
+        #expect(search.map { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") } == true,
+                sourceLocation: sourceLocation)
+        #expect(!plan.contains { $0.hasPrefix("SCAN \(table)") }, "table scan in \(plan)", sourceLocation: sourceLocation)
+    }
+
+    @Test("BEGINSWITH[cd] and [c] on a country name search country_by_name_key", arguments: [
+        ComparisonOptions.caseAndDiacriticInsensitive, .caseInsensitive, .diacriticInsensitive,
+    ])
+    func countryName(options: ComparisonOptions) throws {
+        let request = FetchRequest<Country>(predicate: .beginsWith("name", "Bo", options: options), sortDescriptors: SortDescriptor.byName)
+        expectIndexed(try plan(request), table: "country", index: "country_by_name_key")
+    }
+
+    @Test("BEGINSWITH[cd] and [c] on a capital search country_by_capital_key", arguments: [
+        ComparisonOptions.caseAndDiacriticInsensitive, .caseInsensitive,
+    ])
+    func capital(options: ComparisonOptions) throws {
+        let request = FetchRequest<Country>(predicate: .beginsWith("capital", "Bog", options: options), sortDescriptors: SortDescriptor.byName)
+        expectIndexed(try plan(request), table: "country", index: "country_by_capital_key")
+    }
+
+    @Test("The repository's name search uses the name and alias indexes")
+    func repositoryCountrySearch() throws {
+        let plan = try plan(CatalogueSearch.countries(matching: "bo"))
+        expectIndexed(plan, table: "country", index: "country_by_name_key")
+        expectIndexed(plan, table: "country_alias", index: "country_alias_by_key")
+        let capitalPlan = try self.plan(CatalogueSearch.countries(matching: "bog", scope: .capital))
+        expectIndexed(capitalPlan, table: "country", index: "country_by_capital_key")
+        let anyPlan = try self.plan(CatalogueSearch.countries(matching: "bog", scope: .any))
+        expectIndexed(anyPlan, table: "country", index: "country_by_name_key")
+        expectIndexed(anyPlan, table: "country", index: "country_by_capital_key")
+    }
+
+    @Test("A product name prefix search reads product_by_name_key in display order")
+    func productName() throws {
+        let plan = try plan(CatalogueSearch.products(matching: "ip"))
+        expectIndexed(plan, table: "product", index: "product_by_name_key")
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+    }
+
+    @Test("A product search in one type reads product_by_type_and_name_key in display order")
+    func productTypeAndName() throws {
+        let plan = try plan(CatalogueSearch.products(matching: "ip", scope: .type("Device")))
+        expectIndexed(plan, table: "product", index: "product_by_type_and_name_key")
+        #expect(plan.contains { $0.contains("type_key=? AND name_key>? AND name_key<?") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+        let allOfType = try self.plan(CatalogueSearch.products(matching: " ", scope: .type("device")))
+        expectIndexed(allOfType, table: "product", index: "product_by_type_and_name_key")
+    }
+
+    @Test("A [c] prefix on products is narrowed by the key index")
+    func productCaseInsensitive() throws {
+        let request = FetchRequest<Product>(predicate: .beginsWith("name", "iP", options: .caseInsensitive))
+        expectIndexed(try plan(request), table: "product", index: "product_by_name_key")
+    }
+}

@@ -1,0 +1,119 @@
+import CatalogueKit
+import Foundation
+import Testing
+
+/// A catalogue file is a plain SQLite database: the stock `sqlite3` shell, which knows none of
+/// CatalogueKit's functions, reads and checks it.
+@Suite("sqlite3 shell compatibility")
+struct SQLiteShellCompatibilityTests {
+    struct ShellResult {
+        let status: Int32
+        let output: String
+        let error: String
+
+        var lines: [String] {
+            output.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        }
+    }
+
+    /// The sqlite3 shell: `/usr/bin/sqlite3` or the first one on `PATH`.
+    static func shellPath() -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let candidates = ["/usr/bin/sqlite3"] + path.split(separator: ":").map { "\($0)/sqlite3" }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    func shell(_ file: String, _ sql: String) throws -> ShellResult {
+        let executable = try #require(
+            Self.shellPath(),
+            "the sqlite3 command-line shell is missing (install it: apt-get install sqlite3); these tests need it")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = [file, sql]
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // Read before waiting, so a large output cannot fill the pipe and block the shell.
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ShellResult(
+            status: process.terminationStatus,
+            output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Creates a seeded catalogue file and closes it (the `Catalogue` goes out of scope).
+    func makeClosedCatalogue(in directory: TemporaryDirectory) throws -> String {
+        let path = directory.path("catalogue.sqlite")
+        do {
+            let catalogue = try Catalogue(path: path)
+            #expect(try catalogue.rowCount("country") >= 245)
+        }
+        return path
+    }
+
+    @Test("PRAGMA integrity_check is ok")
+    func integrityCheck() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try makeClosedCatalogue(in: directory)
+        let result = try shell(file, "PRAGMA integrity_check")
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.isEmpty, "\(result.error)")
+        #expect(result.lines == ["ok"])
+    }
+
+    @Test("The shell lists every country name, with its diacritics")
+    func countryNames() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try makeClosedCatalogue(in: directory)
+        let result = try shell(file, "SELECT name FROM country")
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.lines.count >= 245)
+        #expect(result.lines.contains("Côte d'Ivoire"))
+        #expect(result.lines.contains("Türkiye"))
+    }
+
+    @Test("The full-text indexes pass FTS5's integrity check in the shell", arguments: ["product_fts", "country_fts"])
+    func fullTextIntegrity(table: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try makeClosedCatalogue(in: directory)
+        let result = try shell(file, "INSERT INTO \(table)(\(table)) VALUES('integrity-check')")
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.isEmpty, "\(result.error)")
+    }
+
+    @Test("The shell can search the folded keys and the full-text index")
+    func searchInShell() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try makeClosedCatalogue(in: directory)
+        let prefix = try shell(file, "SELECT name FROM country WHERE name_key >= 'cote' AND name_key < 'cotf'")
+        #expect(prefix.status == 0, "\(prefix.error)")
+        #expect(prefix.lines == ["Côte d'Ivoire"])
+        let words = try shell(file, "SELECT name FROM product WHERE id IN (SELECT rowid FROM product_fts WHERE product_fts MATCH '\"creme\"*') ORDER BY name")
+        #expect(words.status == 0, "\(words.error)")
+        #expect(words.lines == ["Crème brûlée torch set", "Crème rose sympathy wreath"])
+    }
+
+    @Test("The schema uses no function or collation of CatalogueKit")
+    func schemaIsPlain() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try makeClosedCatalogue(in: directory)
+        let result = try shell(file, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%\(Catalogue.foldFunctionName)%'")
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.lines == ["0"])
+        // The shell can write too: triggers and indexes need nothing from the library.
+        let insert = try shell(file, "INSERT INTO product (name, name_key, type, type_key) VALUES ('Shell widget', 'shell widget', 'tools', 'tools')")
+        #expect(insert.status == 0, "\(insert.error)")
+        let reopened = try Catalogue(path: file)
+        let found = try reopened.records(CatalogueSearch.products(matching: "shell w", mode: .words))
+        #expect(found.map(\.name) == ["Shell widget"])
+    }
+}

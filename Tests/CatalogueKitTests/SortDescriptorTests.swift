@@ -1,0 +1,104 @@
+import CatalogueKit
+import Foundation
+import Testing
+
+/// Sort descriptors: the ORDER BY they generate and the order of the rows.
+@Suite("Sort descriptors")
+struct SortDescriptorTests {
+    let catalogue: Catalogue
+
+    init() throws {
+        catalogue = try seededCatalogue()
+    }
+
+    func orderBy(_ descriptors: [SortDescriptor]) throws -> String {
+        let sql = try FetchRequest<Country>(sortDescriptors: descriptors).selectSQL().sql
+        let range = try #require(sql.range(of: " ORDER BY "))
+        return String(sql[range.upperBound...]).replacingOccurrences(of: " LIMIT ? OFFSET ?", with: "")
+    }
+
+    @Test("ORDER BY for each kind of descriptor")
+    func orderByClauses() throws {
+        let cd = ComparisonOptions.caseAndDiacriticInsensitive
+        #expect(try orderBy([SortDescriptor("name")]) == "country.name")
+        #expect(try orderBy([SortDescriptor("name", ascending: false)]) == "country.name DESC")
+        #expect(try orderBy([SortDescriptor("name", options: cd)]) == "country.name_key")
+        #expect(try orderBy([SortDescriptor("name", ascending: false, options: cd)]) == "country.name_key DESC")
+        #expect(try orderBy([SortDescriptor("name", options: .caseInsensitive)]) == "catalogue_fold(country.name, 1)")
+        #expect(try orderBy([SortDescriptor("continent", options: cd)]) == "catalogue_fold(country.continent, 3)")
+        #expect(try orderBy(SortDescriptor.byName) == "country.name_key, country.name, country.id")
+        #expect(try orderBy([SortDescriptor("continent"), SortDescriptor("population", ascending: false)])
+            == "country.continent, country.population DESC")
+        #expect(try FetchRequest<Country>().selectSQL().sql.hasSuffix("ORDER BY country.id LIMIT ? OFFSET ?"))
+        #expect(!(try FetchRequest<Country>(sortDescriptors: []).selectSQL().sql.contains("ORDER BY")))
+    }
+
+    @Test("Ascending and descending by name")
+    func byName() throws {
+        let ascending = try catalogue.records(FetchRequest<Country>(sortDescriptors: [SortDescriptor("name")])).map(\.name)
+        #expect(ascending.count >= 245)
+        #expect(ascending == ascending.sorted(by: Bytes.less))
+        let descending = try catalogue.records(FetchRequest<Country>(sortDescriptors: [SortDescriptor("name", ascending: false)])).map(\.name)
+        #expect(descending == ascending.reversed())
+    }
+
+    @Test("[cd] sorts by the folded name: Åland Islands among the A's, not after Z")
+    func byFoldedName() throws {
+        let cd = ComparisonOptions.caseAndDiacriticInsensitive
+        let folded = try catalogue.records(FetchRequest<Country>(sortDescriptors: [SortDescriptor("name", options: cd)])).map(\.name)
+        let keys = folded.map { Folding.fold($0) }
+        #expect(keys == keys.sorted(by: Bytes.less))
+        let aland = try #require(folded.firstIndex(of: "Åland Islands"))
+        let albania = try #require(folded.firstIndex(of: "Albania"))
+        #expect(aland < albania)
+        let plain = try catalogue.records(FetchRequest<Country>(sortDescriptors: [SortDescriptor("name")])).map(\.name)
+        #expect(plain.last == "Åland Islands")
+        let descending = try catalogue.records(FetchRequest<Country>(sortDescriptors: [SortDescriptor("name", ascending: false, options: cd)])).map(\.name)
+        #expect(descending.map { Folding.fold($0) } == keys.reversed())
+    }
+
+    @Test("[c] and [d] sort through the folding function")
+    func byPartiallyFoldedName() throws {
+        for options in [ComparisonOptions.caseInsensitive, .diacriticInsensitive] {
+            let names = try catalogue.records(FetchRequest<Country>(
+                sortDescriptors: [SortDescriptor("name", options: options), SortDescriptor("id")])).map(\.name)
+            let keys = names.map { Folding.fold($0, options: options) }
+            #expect(keys == keys.sorted(by: Bytes.less), "\(options.formatModifier)")
+        }
+    }
+
+    @Test("Ties fall through to the next descriptor: folded name, name, id")
+    func ties() throws {
+        let catalogue = try emptyCatalogue()
+        let inserted = try catalogue.write { db in
+            try ["Éclair", "eclair", "Eclair", "Widget", "Widget"].enumerated().map { index, name in
+                try db.insert(Product(name: name, type: index == 4 ? "b" : "a"))
+            }
+        }
+        let ordered = try catalogue.records(FetchRequest<Product>(sortDescriptors: SortDescriptor.byName))
+        #expect(ordered.map(\.name) == ["Eclair", "eclair", "Éclair", "Widget", "Widget"])
+        #expect(ordered.suffix(2).map(\.id) == [inserted[3].id, inserted[4].id])
+        #expect(ordered.map(\.id) == displayOrdered(inserted, name: \.name).map(\.id))
+        let reversed = try catalogue.records(FetchRequest<Product>(sortDescriptors: [
+            SortDescriptor("name", options: .caseAndDiacriticInsensitive), SortDescriptor("id", ascending: false),
+        ]))
+        #expect(reversed.map(\.id) == [inserted[2].id, inserted[1].id, inserted[0].id, inserted[4].id, inserted[3].id])
+    }
+
+    @Test("Relevance needs a full-text predicate")
+    func relevance() throws {
+        #expect(throws: FetchRequestError.relevanceWithoutFullText) {
+            try FetchRequest<Country>(predicate: .true, sortDescriptors: [.relevance]).selectSQL()
+        }
+        let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "island"))
+        let request = FetchRequest<Country>(
+            predicate: .fullText(pattern) && .equals("continent", "Europe"), sortDescriptors: [.relevance] + SortDescriptor.byName)
+        let sql = try request.selectSQL()
+        #expect(sql.sql.contains(" FROM country_fts JOIN country ON country.id = country_fts.rowid WHERE country_fts MATCH ? AND ((country.continent = ?))"))
+        #expect(sql.sql.hasSuffix(" ORDER BY country_fts.rank, country.name_key, country.name, country.id LIMIT ? OFFSET ?"))
+        #expect(sql.arguments == [.text("\"island\"*"), .text("Europe"), .integer(-1), .integer(0)])
+        let names = Set(try catalogue.records(request).map(\.name))
+        #expect(names.isSuperset(of: ["Åland Islands", "Faroe Islands"]))
+        #expect(try catalogue.read { try $0.fetchCount(request) } == names.count)
+    }
+}
