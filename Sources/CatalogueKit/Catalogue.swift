@@ -16,6 +16,8 @@ public final class Catalogue: Sendable {
     public let database: DatabaseQueue
     /// The database path.
     public var path: String { database.path }
+    /// Section information shared by sectioned results controllers with a cache name.
+    let sectionInfoCache = SectionInfoCache()
 
     /// Name of the SQL function that folds text on this catalogue's connections:
     /// `catalogue_fold(text, options)`, options 1 = case, 2 = diacritics, 3 = both. Used in

@@ -102,3 +102,18 @@ extension Statement {
         sqlite3_column_type(handle, Int32(index))
     }
 }
+
+extension Statement {
+    /// The first Unicode scalar of column `index`'s text, nil for NULL or empty text, read from
+    /// SQLite's buffer without creating a `String` (for scans over many rows).
+    @inlinable
+    public func firstScalar(at index: Int) -> Unicode.Scalar? {
+        let column = Int32(index)
+        guard let bytes = sqlite3_column_text(handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        var iterator = UnsafeBufferPointer(start: bytes, count: min(count, 4)).makeIterator()
+        var decoder = UTF8()
+        if case .scalarValue(let scalar) = decoder.decode(&iterator) { return scalar }
+        return nil
+    }
+}

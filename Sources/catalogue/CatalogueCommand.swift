@@ -23,7 +23,7 @@ struct CatalogueCommand: ParsableCommand {
               catalogue search ipad --entity products --scope device --format json
             """,
         version: CatalogueVersion.current,
-        subcommands: [SearchCommand.self]
+        subcommands: [SearchCommand.self, BrowseCommand.self, IndexCommand.self]
     )
 
     /// Runs the command line, reporting errors as `catalogue: error: …` on stderr with exit code

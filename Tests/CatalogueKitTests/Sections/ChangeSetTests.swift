@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+@testable import CatalogueKit
+
+/// Replays a change set on the old arrangement as a table view does (deletions and move sources
+/// at old paths, then section changes, then insertions and move destinations at new paths),
+/// independently of the library's diff.
+func replay(_ changes: ChangeSet, on old: [[Int64]], new: [[Int64]]) throws -> [[Int64]] {
+    var sections = old
+    let moved = changes.movedRows.map { (id: old[$0.from.section][$0.from.row], from: $0.from, to: $0.to) }
+    let removals = (changes.deletedRows + moved.map(\.from)).sorted(by: >)
+    #expect(Set(removals).count == removals.count, "a row is removed twice")
+    for path in removals {
+        sections[path.section].remove(at: path.row)
+    }
+    for index in changes.deletedSections.sorted(by: >) {
+        #expect(sections[index].isEmpty, "deleted section \(index) still has rows")
+        sections.remove(at: index)
+    }
+    for index in changes.insertedSections.sorted() {
+        sections.insert([], at: index)
+    }
+    let insertions = (changes.insertedRows.map { (path: $0, id: new[$0.section][$0.row]) } + moved.map { (path: $0.to, id: $0.id) })
+        .sorted { $0.path < $1.path }
+    for insertion in insertions {
+        try #require(insertion.path.row <= sections[insertion.path.section].count, "insertion beyond the end")
+        sections[insertion.path.section].insert(insertion.id, at: insertion.path.row)
+    }
+    return sections
+}
+
+@Suite("Change sets", .serialized)
+struct ChangeSetTests {
+    static let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0'")
+
+    static func randomName(_ random: inout SplitMix64) -> String {
+        let first = letters[Int(random.next() % UInt64(letters.count))]
+        let rest = (0..<3).map { _ in Character(UnicodeScalar(UInt8(97 + random.next() % 26))) }
+        return String(first) + String(rest) + " \(random.next() % 100_000)"
+    }
+
+    static func sqliteShell(_ path: String, _ sql: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = ["-bail", path]
+        let input = Pipe()
+        let error = Pipe()
+        process.standardInput = input
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data((".timeout 5000\n" + sql).utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try #require(process.terminationStatus == 0, "sqlite3 failed: \(message)")
+    }
+
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    @Test("Random inserts, deletes and renames, here and from a second process: replaying the change set gives the new results")
+    func propertyReplay() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["CATALOGUE_TEST_SEED"] ?? "") ?? 0xC4A9_6E5E
+        var random = SplitMix64(seed: seed)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("changes.sqlite")
+        let catalogue = try Catalogue(path: path, seed: false)
+        try catalogue.write { db in
+            for _ in 0..<300 { try db.insert(Product(name: Self.randomName(&random), type: "thing")) }
+        }
+        let request = FetchRequest<Product>(sortDescriptors: SortDescriptor.byName)
+        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: request)
+        try controller.performFetch()
+
+        for round in 0..<30 {
+            // Load a few rows so updates of loaded records are reported.
+            for _ in 0..<3 where controller.numberOfSections > 0 {
+                let section = Int(random.next() % UInt64(controller.numberOfSections))
+                _ = try controller.object(at: ResultIndexPath(row: 0, section: section))
+            }
+            let old = controller.sectionedIDs
+            let ids = old.flatMap(\.ids)
+            let fromOtherProcess = round % 3 == 2
+            var statements: [String] = []
+            var renamed: Set<Int64> = []
+            try catalogue.write { db in
+                for _ in 0..<Int(random.next() % 6) {
+                    let name = Self.randomName(&random)
+                    if fromOtherProcess {
+                        statements.append("INSERT INTO product (name, name_key, type, type_key) VALUES (\(Self.quoted(name)), \(Self.quoted(name.lowercased())), 'thing', 'thing');")
+                    } else {
+                        try db.insert(Product(name: name, type: "thing"))
+                    }
+                }
+                for _ in 0..<Int(random.next() % 4) where !ids.isEmpty {
+                    let id = ids[Int(random.next() % UInt64(ids.count))]
+                    if fromOtherProcess {
+                        statements.append("DELETE FROM product WHERE id = \(id);")
+                    } else {
+                        try db.delete(Product.self, id: id)
+                    }
+                }
+                for _ in 0..<Int(random.next() % 5) where !ids.isEmpty {
+                    let id = ids[Int(random.next() % UInt64(ids.count))]
+                    let name = Self.randomName(&random)
+                    renamed.insert(id)
+                    if fromOtherProcess {
+                        statements.append("UPDATE product SET name = \(Self.quoted(name)), name_key = \(Self.quoted(name.lowercased())) WHERE id = \(id);")
+                    } else if var product = try db.record(Product.self, id: id) {
+                        product.name = name
+                        try db.update(product)
+                    }
+                }
+            }
+            if fromOtherProcess, !statements.isEmpty {
+                try Self.sqliteShell(path, "BEGIN;\n" + statements.joined(separator: "\n") + "\nCOMMIT;\n")
+            }
+            let changes = try controller.processPendingChanges() ?? ChangeSet(changes: [])
+            let new = controller.sectionedIDs
+            let replayed = try replay(changes, on: old.map(\.ids), new: new.map(\.ids))
+            #expect(replayed == new.map(\.ids), "round \(round), seed \(seed)")
+            for (from, _) in changes.updatedRows {
+                #expect(renamed.contains(old[from.section].ids[from.row]), "round \(round): update of a record not renamed")
+            }
+            // The controller's new arrangement is what a fresh fetch gives.
+            let fresh = SectionedResultsController(catalogue: catalogue, fetchRequest: request)
+            try fresh.performFetch()
+            #expect(fresh.sectionedIDs.map(\.ids) == new.map(\.ids), "round \(round), seed \(seed)")
+            #expect(fresh.sections.map(\.name) == controller.sections.map(\.name))
+        }
+    }
+
+    @Test("No change, no change set; a renamed loaded record in place is an update")
+    func updatesAndNoChanges() throws {
+        let catalogue = try emptyCatalogue()
+        try catalogue.write { db in
+            for name in ["Apple", "Apricot", "Banana", "Cherry"] { try db.insert(Product(name: name, type: "fruit")) }
+        }
+        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: SortDescriptor.byName))
+        try controller.performFetch()
+        #expect(try controller.processPendingChanges() == nil)
+        let banana = try controller.object(at: ResultIndexPath(row: 0, section: 1))
+        try catalogue.write { db in
+            var renamed = banana
+            renamed.name = "Blueberry"
+            try db.update(renamed)
+        }
+        let changes = try #require(try controller.processPendingChanges())
+        #expect(changes.changes == [.updateRow(from: ResultIndexPath(row: 0, section: 1), to: ResultIndexPath(row: 0, section: 1))])
+
+        try catalogue.write { db in
+            var moved = banana
+            moved.name = "Date"
+            try db.update(moved)
+        }
+        let move = try #require(try controller.processPendingChanges())
+        #expect(move.deletedSections == [1])
+        #expect(move.insertedSections == [2])
+        #expect(move.movedRows.map { [$0.from, $0.to] } == [[ResultIndexPath(row: 0, section: 1), ResultIndexPath(row: 0, section: 2)]])
+    }
+
+    @Test("A bulk import into many rows yields one change set that replays correctly")
+    func bulkChange() throws {
+        let catalogue = try emptyCatalogue()
+        var random = SplitMix64(seed: 7)
+        try catalogue.write { db in
+            for _ in 0..<20_000 { try db.insert(Product(name: Self.randomName(&random), type: "thing")) }
+        }
+        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: SortDescriptor.byName))
+        try controller.performFetch()
+        let old = controller.sectionedIDs.map(\.ids)
+        try catalogue.write { db in
+            for _ in 0..<2_000 { try db.insert(Product(name: Self.randomName(&random), type: "thing")) }
+        }
+        let changes = try #require(try controller.processPendingChanges())
+        #expect(changes.insertedRows.count == 2_000)
+        #expect(changes.movedRows.isEmpty)
+        #expect(try replay(changes, on: old, new: controller.sectionedIDs.map(\.ids)) == controller.sectionedIDs.map(\.ids))
+    }
+
+    @Test("changeSets() delivers a change made by another connection")
+    func asyncSequence() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("stream.sqlite")
+        let catalogue = try Catalogue(path: path, seed: false)
+        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: SortDescriptor.byName))
+        try controller.performFetch()
+        let other = try Catalogue(path: path, seed: false)
+        try other.write { db in _ = try db.insert(Product(name: "Zebra lamp", type: "thing")) }
+        var iterator = controller.changeSets(pollingInterval: .milliseconds(10)).makeAsyncIterator()
+        let changes = try #require(try await iterator.next())
+        #expect(changes.insertedSections == [0])
+        #expect(changes.insertedRows == [ResultIndexPath(row: 0, section: 0)])
+    }
+}
