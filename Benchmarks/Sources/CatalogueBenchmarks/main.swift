@@ -96,6 +96,9 @@ do {
                 try countEngine(engines, texts: keystrokePrefixes),
             ]))
 
+        let sectionResults = try SectionsWorkload(data: data, rounds: options.rounds).run()
+        for result in sectionResults { report.add(result) }
+
         scaling.append((size, prefix.samples(of: "CatalogueKit")!.median, words.samples(of: "CatalogueKit")!.median,
                         prefix.samples(of: "in-memory, pre-folded keys")!.median))
     }
