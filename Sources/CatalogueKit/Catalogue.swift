@@ -31,8 +31,9 @@ public final class Catalogue: Sendable {
 
     /// Opens the catalogue at `path`, creating, migrating and (when new) seeding it.
     ///
-    /// Throws ``MigrationError`` when the file was made by a newer version (it is left as it
-    /// was), and ``DatabaseError`` when it is not a database or cannot be opened.
+    /// Throws ``MigrationError`` when the file was made by a newer version, ``CatalogueError``
+    /// when it is a directory, an empty file, not a database, or cannot be opened, and
+    /// ``DatabaseError`` when reading it fails (a corrupt file); the file is left as it was.
     ///
     /// - Parameters:
     ///   - path: the database file (`":memory:"` for a private in-memory catalogue).
@@ -45,32 +46,39 @@ public final class Catalogue: Sendable {
         path: String, seed: Bool = true, configuration: Configuration = Configuration(),
         appMigrations: [Migration] = []
     ) throws {
-        if !configuration.readOnly, path != ":memory:" {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            if !FileManager.default.fileExists(atPath: directory) {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            }
+        try Self.checkFile(at: path, configuration: configuration)
+        do {
+            let connection = try Connection(path: path, configuration: configuration)
+            try Self.prepare(connection, seed: seed, readOnly: configuration.readOnly, appMigrations: appMigrations)
+            self.database = DatabaseQueue(connection: connection)
+        } catch let error as DatabaseError {
+            // Not a database, corrupt, unreadable: one error naming the file.
+            throw CatalogueError.cannotOpen(path: path, reason: error)
         }
-        let connection = try Connection(path: path, configuration: configuration)
-        try Self.registerFunctions(on: connection)
-        let migrators = [try Self.migrator(), try Migrator(migrations: appMigrations, tableName: "app_migrations")]
-        if configuration.readOnly {
+    }
+
+    /// Registers functions, then migrates and seeds (or, read-only, checks nothing is pending).
+    private static func prepare(
+        _ connection: Connection, seed: Bool, readOnly: Bool, appMigrations: [Migration]
+    ) throws {
+        try registerFunctions(on: connection)
+        let migrators = [try migrator(), try Migrator(migrations: appMigrations, tableName: "app_migrations")]
+        if readOnly {
             for migrator in migrators {
                 if let first = try migrator.pendingMigrations(connection).first {
                     throw DatabaseError(
                         code: .SQLITE_READONLY,
-                        message: "\(path) needs migration \(first.identifier) but is open read-only")
+                        message: "it needs migration \(first.identifier) but is open read-only")
                 }
             }
-        } else {
-            for migrator in migrators {
-                try migrator.migrate(connection)
-            }
-            if seed {
-                try SeedData.seedIfNeeded(connection)
-            }
+            return
         }
-        self.database = DatabaseQueue(connection: connection)
+        for migrator in migrators {
+            try migrator.migrate(connection)
+        }
+        if seed {
+            try SeedData.seedIfNeeded(connection)
+        }
     }
 
     /// Runs `body` in a read-only transaction (one consistent snapshot).
@@ -93,6 +101,23 @@ public final class Catalogue: Sendable {
     /// warning.
     public func purgeCaches() throws {
         try database.inDatabase { $0.purgeCaches() }
+    }
+
+    /// Refuses what SQLite would misuse (a directory; an empty file, which SQLite would turn into
+    /// a new database), and creates the parent directory of a new file.
+    private static func checkFile(at path: String, configuration: Configuration) throws {
+        guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file:") else { return }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw CatalogueError.isDirectory(path: path) }
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            if size == 0 { throw CatalogueError.emptyFile(path: path) }
+        } else if !configuration.readOnly {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            if !FileManager.default.fileExists(atPath: directory) {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+        }
     }
 
     static func registerFunctions(on connection: Connection) throws {
