@@ -122,7 +122,7 @@ public final class Connection {
                 return try compile(sql, persistent: false)
             }
             statement.reset()
-            sqlite3_clear_bindings(statement.handle)
+            statement.clearBindings()
             return statement
         }
         let statement = try compile(sql, persistent: true)

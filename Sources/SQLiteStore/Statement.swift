@@ -22,6 +22,8 @@ public final class Statement {
     public let sql: String
     /// Whether running the statement changes the schema (CREATE, DROP, ALTER).
     public let changesSchema: Bool
+    /// Whether a value was bound since the bindings were last cleared.
+    private var hasBindings = false
     /// Set while a row loop of the connection's fetch methods reads this statement.
     @usableFromInline var isReadingRows = false
 
@@ -100,7 +102,7 @@ public final class Statement {
     /// ``parameterCount``, or when a named argument has no parameter.
     public func bind(_ arguments: StatementArguments) throws {
         reset()
-        sqlite3_clear_bindings(handle)
+        clearBindings()
         if connection.configuration.publicStatementArguments {
             self.arguments = arguments
         }
@@ -129,6 +131,7 @@ public final class Statement {
     /// Binds one value to the parameter at `index` (1-based), without resetting other bindings.
     public func bind(_ value: DatabaseValue, at index: Int) throws {
         let position = Int32(index)
+        hasBindings = true
         let code: Int32
         switch value {
         case .null:
@@ -187,6 +190,13 @@ public final class Statement {
             sqlite3_reset(handle)
             throw error
         }
+    }
+
+    /// Sets every parameter back to NULL (a no-op when none is bound).
+    func clearBindings() {
+        guard hasBindings else { return }
+        sqlite3_clear_bindings(handle)
+        hasBindings = false
     }
 
     /// Resets the statement so it can run again; bindings are kept.

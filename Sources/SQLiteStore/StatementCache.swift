@@ -18,10 +18,10 @@ struct StatementCache {
     }
 
     mutating func statement(for sql: String) -> Statement? {
-        guard entries[sql] != nil else { return nil }
+        guard let index = entries.index(forKey: sql) else { return nil }
         clock &+= 1
-        entries[sql]!.lastUse = clock
-        return entries[sql]!.statement
+        entries.values[index].lastUse = clock
+        return entries.values[index].statement
     }
 
     mutating func insert(_ statement: Statement, for sql: String) {

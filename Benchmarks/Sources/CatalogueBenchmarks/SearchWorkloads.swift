@@ -77,27 +77,47 @@ struct SearchEngines {
         grdb = try GRDB.DatabaseQueue(path: data.path, configuration: grdbConfiguration)
     }
 
+    /// A page of the repository's search in `mode`.
     func request(_ text: String, _ mode: MatchMode) -> CatalogueKit.FetchRequest<Product> {
         var request = CatalogueSearch.products(matching: text, mode: mode)
         request.fetchLimit = pageSize
         return request
     }
 
+    /// A page of full-text matches in FTS order, without ranking (the DESIGN anchor's query).
+    func unrankedWords(_ text: String) -> CatalogueKit.FetchRequest<Product> {
+        let predicate: CatalogueKit.Predicate = FullTextPattern(matchingAllPrefixesIn: text).map { .fullText($0) } ?? .false
+        return CatalogueKit.FetchRequest<Product>(predicate: predicate, sortDescriptors: [], fetchLimit: pageSize)
+    }
+
     /// CatalogueKit, as an app calls it per keystroke.
+    func catalogueKit(_ name: String = "CatalogueKit", _ makeRequest: @escaping (String) -> CatalogueKit.FetchRequest<Product>) -> Engine {
+        Engine(name: name) { text in try catalogue.fetch(makeRequest(text)).count }
+    }
+
+    /// CatalogueKit with one of the repository's match modes.
     func catalogueKit(_ mode: MatchMode) -> Engine {
-        Engine(name: "CatalogueKit") { text in try catalogue.fetch(request(text, mode)).count }
+        catalogueKit { request($0, mode) }
     }
 
     /// The SQL CatalogueKit generates, run on the raw C API; arguments computed before timing.
-    func rawC(_ mode: MatchMode, texts: [String]) throws -> Engine {
-        let sql = try request(texts[0], mode).selectSQL().sql
+    func rawC(_ name: String = "raw C API", texts: [String], _ makeRequest: (String) -> CatalogueKit.FetchRequest<Product>) throws -> Engine {
+        let sql = try makeRequest(texts[0]).selectSQL().sql
         let statement = try raw.prepare(sql)
         var arguments: [String: [CatalogueKit.DatabaseValue]] = [:]
-        for text in texts { arguments[text] = try request(text, mode).selectSQL().arguments }
-        return Engine(name: "raw C API") { text in
+        for text in texts {
+            let fragment = try makeRequest(text).selectSQL()
+            precondition(fragment.sql == sql, "the keystrokes of one workload must share their SQL")
+            arguments[text] = fragment.arguments
+        }
+        return Engine(name: name) { text in
             statement.bind(arguments[text]!)
             return statement.products().count
         }
+    }
+
+    func rawC(_ mode: MatchMode, texts: [String]) throws -> Engine {
+        try rawC(texts: texts) { request($0, mode) }
     }
 
     /// The same SQL through GRDB: cached statement and a Row cursor.
@@ -131,17 +151,14 @@ struct SearchEngines {
         }
     }
 
-    /// GRDB's own full-text idiom: FTS5Pattern(matchingAllPrefixesIn:) per keystroke.
-    func grdbFTS5Pattern() -> Engine {
-        let sql = """
-            SELECT product.id, product.name, product.type, product.year, product.price FROM product_fts \
-            JOIN product ON product.id = product_fts.rowid WHERE product_fts MATCH ? \
-            ORDER BY product_fts.rank, product.name_key, product.name, product.id LIMIT ?
-            """
-        return Engine(name: "GRDB FTS5Pattern") { text in
+    /// GRDB's own full-text idiom: FTS5Pattern(matchingAllPrefixesIn:) per keystroke, with the
+    /// SQL of `makeRequest` (whose one argument before LIMIT/OFFSET is the pattern).
+    func grdbFTS5Pattern(_ name: String, texts: [String], _ makeRequest: (String) -> CatalogueKit.FetchRequest<Product>) throws -> Engine {
+        let sql = try makeRequest(texts[0]).selectSQL().sql
+        return Engine(name: name) { text in
             try grdb.inDatabase { db in
                 guard let pattern = FTS5Pattern(matchingAllPrefixesIn: text) else { return 0 }
-                return try GRDBProduct.fetchAll(db, sql: sql, arguments: [pattern, pageSize]).count
+                return try GRDBProduct.fetchAll(db, sql: sql, arguments: [pattern, pageSize, 0]).count
             }
         }
     }

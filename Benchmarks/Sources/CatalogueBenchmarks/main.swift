@@ -41,6 +41,16 @@ struct Options {
     }
 }
 
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == SectionsWorkload.probeArgument {
+    do {
+        try SectionsWorkload.runProbe(path: CommandLine.arguments[2])
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("CatalogueBenchmarks: error: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 let options = Options.parse(CommandLine.arguments)
 var report = Report()
 var scaling: [(size: Int, prefix: Double, words: Double, inMemory: Double)] = []
@@ -84,9 +94,17 @@ do {
             engines: [
                 engines.catalogueKit(.words),
                 try engines.rawC(.words, texts: keystrokeWords),
-                engines.grdbFTS5Pattern(),
+                try engines.grdbFTS5Pattern("GRDB FTS5Pattern", texts: keystrokeWords) { engines.request($0, .words) },
             ])
         report.add(words)
+        report.add(try measure(
+            "Words page, unranked (FTS5 word prefixes, first 50 matches) per keystroke", size: size, texts: keystrokeWords,
+            rounds: options.rounds, anchor: "raw C API",
+            engines: [
+                engines.catalogueKit("CatalogueKit", engines.unrankedWords),
+                try engines.rawC(texts: keystrokeWords, engines.unrankedWords),
+                try engines.grdbFTS5Pattern("GRDB FTS5Pattern", texts: keystrokeWords, engines.unrankedWords),
+            ]))
 
         report.add(try measure(
             "Total count for \"N items found\" (prefix)", size: size, texts: keystrokePrefixes,
