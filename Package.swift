@@ -38,13 +38,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Build-time tool: turns `migrations/*.sql` and `seed/*.json` into Swift string
-        // constants, so an installed binary and an embedding app carry them.
-        .executableTarget(name: "EmbedResources"),
+        // Turns `migrations/*.sql` and `seed/*.json` into Swift string constants at build time,
+        // so an installed binary and an embedding app carry them.
         .plugin(
             name: "EmbedResourcesPlugin",
-            capability: .buildTool(),
-            dependencies: ["EmbedResources"]
+            capability: .buildTool()
         ),
         .testTarget(
             name: "SQLiteStoreTests",
