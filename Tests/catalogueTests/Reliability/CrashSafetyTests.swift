@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// `catalogue import` killed with SIGKILL at random moments: the database stays intact and holds
+/// either all of the import or none of it.
+@Suite("Crash safety (the built binary)", .serialized)
+struct CrashSafetyTests {
+    static let rows = 60_000
+    static let trials = 20
+
+    @Test("SIGKILL during an import, 20 times: integrity_check ok, FTS consistent, all or nothing")
+    func killDuringImport() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let csv = runner.directory.appendingPathComponent("big.csv").path
+        try writeProductsCSV(to: csv, count: Self.rows, prefix: "Crash test item", type: "crashtest")
+        let baseline = runner.directory.appendingPathComponent("baseline.sqlite").path
+        try #require(try runner.run(["search", "x", "--db", baseline]).status == 0)
+        let before = Int(try sqliteValue(baseline, "SELECT count(*) FROM product")) ?? -1
+
+        // How long a whole import takes here, to spread the kills over it.
+        let timed = runner.directory.appendingPathComponent("timed.sqlite").path
+        try FileManager.default.copyItem(atPath: baseline, toPath: timed)
+        let start = Date()
+        let complete = try ChildProcess(["import", "products", csv], database: timed).wait()
+        try #require(complete.status == 0, "\(complete.error)")
+        let duration = Date().timeIntervalSince(start)
+
+        var outcomes = (none: 0, all: 0)
+        var generator = SystemRandomNumberGenerator()
+        for trial in 0..<Self.trials {
+            let path = runner.directory.appendingPathComponent("trial-\(trial).sqlite").path
+            try FileManager.default.copyItem(atPath: baseline, toPath: path)
+            let child = try ChildProcess(["import", "products", csv], database: path)
+            let delay = Double.random(in: 0...(duration * 1.1), using: &generator)
+            Thread.sleep(forTimeInterval: delay)
+            child.kill()
+            _ = child.wait()
+
+            #expect(try sqliteValue(path, "PRAGMA integrity_check") == "ok", "trial \(trial) after \(delay) s")
+            #expect(try sqliteValue(path, "INSERT INTO product_fts (product_fts) VALUES ('integrity-check'); SELECT 'fts ok';") == "fts ok",
+                    "trial \(trial)")
+            let count = Int(try sqliteValue(path, "SELECT count(*) FROM product")) ?? -1
+            let imported = Int(try sqliteValue(path, "SELECT count(*) FROM product WHERE type = 'crashtest'")) ?? -1
+            let ftsCount = Int(try sqliteValue(path, "SELECT count(*) FROM product_fts WHERE product_fts MATCH 'crash'")) ?? -1
+            #expect(imported == 0 || imported == Self.rows, "trial \(trial): a partial import of \(imported) rows survived")
+            #expect(count == before + imported, "trial \(trial)")
+            #expect(ftsCount == imported, "trial \(trial): the FTS index disagrees with the table")
+            if imported == 0 { outcomes.none += 1 } else { outcomes.all += 1 }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        print("crash safety: \(Self.trials) kills over \(String(format: "%.2f", duration)) s imports: \(outcomes.none) left nothing, \(outcomes.all) left everything")
+        #expect(outcomes.none > 0, "no kill landed before the commit; the test did not test anything")
+    }
+}
