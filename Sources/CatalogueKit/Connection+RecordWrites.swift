@@ -120,9 +120,11 @@ extension Connection {
     @discardableResult
     public func upsert<S: Sequence>(contentsOf records: S) throws -> UpsertCounts where S.Element: Record {
         try transaction(.immediate) {
+            // Two prepared statements per record type, no read per row (see RecordUpserter).
+            let upserter = try RecordUpserter<S.Element>(self)
             var counts = UpsertCounts()
             for record in records {
-                counts.record(try upsert(record).outcome)
+                counts.record(try upserter.upsert(record))
             }
             return counts
         }

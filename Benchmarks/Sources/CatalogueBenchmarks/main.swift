@@ -2,6 +2,10 @@
 //
 //   swift run -c release --package-path Benchmarks CatalogueBenchmarks [--smoke]
 //       [--sizes 10000,100000,1000000] [--rounds N] [--output BENCHMARKS.md] [--data DIR]
+//       [--workloads search,import] [--catalogue PATH]
+//
+// The import workload runs the root package's `catalogue` binary: by default
+// .build/release/catalogue of the root package (`swift build -c release` there), or --catalogue PATH.
 import CatalogueKit
 import Foundation
 
@@ -11,6 +15,10 @@ struct Options {
     var output: String?
     var dataDirectory = URL(fileURLWithPath: ".data")
     var smoke = false
+    /// Which workloads run: `search` (search, sections) and `import`.
+    var workloads: Set<String> = ["search", "import"]
+    /// The `catalogue` binary the import workload runs.
+    var catalogueBinary = ImportWorkload.defaultCatalogueBinary
 
     static func parse(_ arguments: [String]) -> Options {
         var options = Options()
@@ -29,8 +37,13 @@ struct Options {
                 options.output = iterator.next()
             case "--data":
                 options.dataDirectory = URL(fileURLWithPath: iterator.next() ?? ".data")
+            case "--workloads":
+                options.workloads = Set((iterator.next() ?? "").split(separator: ",").map(String.init))
+            case "--catalogue":
+                options.catalogueBinary = iterator.next() ?? options.catalogueBinary
             case "--help", "-h":
-                print("usage: CatalogueBenchmarks [--smoke] [--sizes 10000,100000,1000000] [--rounds N] [--output FILE] [--data DIR]")
+                print("usage: CatalogueBenchmarks [--smoke] [--sizes 10000,100000,1000000] [--rounds N] [--output FILE] [--data DIR] "
+                    + "[--workloads search,import] [--catalogue PATH]")
                 exit(0)
             default:
                 FileHandle.standardError.write(Data("CatalogueBenchmarks: error: unknown argument \(argument)\n".utf8))
@@ -57,6 +70,13 @@ var scaling: [(size: Int, prefix: Double, words: Double, inMemory: Double)] = []
 
 do {
     for size in options.sizes {
+        if options.workloads.contains("import") {
+            let workload = ImportWorkload(
+                size: size, dataDirectory: options.dataDirectory, catalogueBinary: options.catalogueBinary,
+                rounds: max(1, min(3, options.rounds)))
+            report.addText(try workload.run())
+        }
+        guard options.workloads.contains("search") else { continue }
         let data = try BenchmarkData.prepare(size: size, directory: options.dataDirectory)
         if let seconds = data.buildSeconds {
             report.addText("Built \(size.formatted()) products with CatalogueKit's batch upsert in \(format2(seconds)) s "
@@ -121,12 +141,14 @@ do {
                         prefix.samples(of: "in-memory, pre-folded keys")!.median))
     }
 
-    var lines = ["### Scaling (CatalogueKit p50 per keystroke)", "",
-                 "| products | prefix page | words page | in-memory pre-folded filter |", "| --- | --- | --- | --- |"]
-    for row in scaling {
-        lines.append("| \(row.size.formatted()) | \(formatDuration(row.prefix)) | \(formatDuration(row.words)) | \(formatDuration(row.inMemory)) |")
+    if !scaling.isEmpty {
+        var lines = ["### Scaling (CatalogueKit p50 per keystroke)", "",
+                     "| products | prefix page | words page | in-memory pre-folded filter |", "| --- | --- | --- | --- |"]
+        for row in scaling {
+            lines.append("| \(row.size.formatted()) | \(formatDuration(row.prefix)) | \(formatDuration(row.words)) | \(formatDuration(row.inMemory)) |")
+        }
+        report.addText(lines.joined(separator: "\n"))
     }
-    report.addText(lines.joined(separator: "\n"))
     report.addText("Peak RSS of the benchmark process: \(peakResidentBytes() / (1 << 20)) MiB.")
 
     if let output = options.output {

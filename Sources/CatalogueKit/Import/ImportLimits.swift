@@ -1,0 +1,29 @@
+/// The limits an import checks every value against, so that one bad record cannot make the
+/// import use memory in proportion to the file.
+///
+/// ```swift
+/// ImportLimits.maximumFieldLength  // 10_000
+/// ```
+public enum ImportLimits {
+    /// The longest value, in characters (Unicode scalars): 10,000. Longer values are rejected
+    /// with their line ("name: longer than 10,000 characters").
+    public static let maximumFieldLength = 10_000
+    /// The most fields in a CSV record or keys in a JSON object: 1,000.
+    public static let maximumFieldCount = 1_000
+
+    /// "longer than 10,000 characters".
+    static func tooLongMessage(limit: Int) -> String {
+        "longer than \(grouped(limit)) characters"
+    }
+
+    /// 10000 → "10,000".
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = value < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return result
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// The values of one row of an import file, in the order of the record's
+/// ``ImportableRecord/importColumns``, with typed and checked accessors.
+///
+/// Missing columns, JSON `null` and empty CSV fields are all "no value": nil for optional
+/// columns, an error ("must not be empty") for required ones.
+///
+/// ```swift
+/// let year = try row.integer(at: 3, in: 0...9999)    // "20x7" → ImportFieldError("year", …)
+/// let price = try row.nonNegativeNumber(at: 4)      // "-5" → "must not be negative: -5"
+/// ```
+public struct ImportRow: Sendable {
+    /// The record's import columns.
+    public let columns: [ImportColumn]
+    /// One value per column (`.null` where the file has none).
+    public let values: [ImportValue]
+
+    public init(columns: [ImportColumn], values: [ImportValue]) {
+        precondition(columns.count == values.count, "one value per import column")
+        self.columns = columns
+        self.values = values
+    }
+
+    private func error(_ index: Int, _ reason: String) -> ImportFieldError {
+        ImportFieldError(column: columns[index].name, reason: reason)
+    }
+
+    /// The text at `index`, or nil when there is none. JSON numbers are taken as written.
+    public func text(at index: Int) throws(ImportFieldError) -> String? {
+        switch values[index] {
+        case .null:
+            return nil
+        case .text(let text):
+            if text.isEmpty { return nil }
+            let limit = ImportLimits.maximumFieldLength
+            if text.utf8.count > limit, text.unicodeScalars.count > limit {
+                throw error(index, ImportLimits.tooLongMessage(limit: limit))
+            }
+            return text
+        case .number(let number):
+            return number
+        case .boolean:
+            throw error(index, "expected text, found true or false")
+        case .array:
+            throw error(index, "expected text, found an array")
+        }
+    }
+
+    /// The text at `index`, which must be there and not blank.
+    public func requiredText(at index: Int) throws(ImportFieldError) -> String {
+        guard let text = try text(at: index), Self.hasVisibleText(text) else {
+            throw error(index, "must not be empty")
+        }
+        return text
+    }
+
+    /// The whole number at `index` (spaces around it allowed), or nil when there is none.
+    public func integer(at index: Int, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(ImportFieldError) -> Int64? {
+        guard let text = try numberText(at: index) else { return nil }
+        let value: Int64
+        if let integer = Int64(text) {
+            value = integer
+        } else if let double = Double(text), let integer = Int64(exactly: double) {
+            value = integer  // "2007.0"
+        } else {
+            throw error(index, "not a whole number: \(Self.quoted(text))")
+        }
+        if range.lowerBound == 0, value < 0 {
+            throw error(index, "must not be negative: \(value)")
+        }
+        guard range.contains(value) else {
+            throw error(index, "\(value) is not between \(range.lowerBound) and \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// The finite number at `index`, zero or more, or nil when there is none.
+    public func nonNegativeNumber(at index: Int) throws(ImportFieldError) -> Double? {
+        guard let text = try numberText(at: index) else { return nil }
+        guard let value = Double(text), value.isFinite else {
+            throw error(index, "not a number: \(Self.quoted(text))")
+        }
+        guard value >= 0 else {
+            throw error(index, "must not be negative: \(text)")
+        }
+        return value
+    }
+
+    /// A list at `index`: a JSON array of strings, or text separated by `;` ("UK; Britain").
+    public func list(at index: Int) throws(ImportFieldError) -> [String] {
+        guard case .array(let elements) = values[index] else {
+            return AliasTable.split(try text(at: index) ?? "")
+        }
+        var items: [String] = []
+        for element in elements {
+            guard case .text(let item) = element else {
+                throw error(index, "expected an array of strings")
+            }
+            let trimmed = item.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, !trimmed.contains(";") else {
+                throw error(index, "invalid item \(Self.quoted(item)): items must not be empty or contain ';'")
+            }
+            items.append(trimmed)
+        }
+        return items
+    }
+
+    /// Whether `text` has something other than whitespace (fast for text starting with a letter).
+    private static func hasVisibleText(_ text: String) -> Bool {
+        if let first = text.utf8.first, first > 0x20, first < 0x7F { return true }
+        return text.contains(where: { !$0.isWhitespace })
+    }
+
+    private func numberText(at index: Int) throws(ImportFieldError) -> String? {
+        guard let text = try text(at: index) else { return nil }
+        guard text.utf8.first == UInt8(ascii: " ") || text.utf8.last == UInt8(ascii: " ") else { return text }
+        let trimmed = text.drop(while: { $0 == " " })
+        let result = String(trimmed.prefix(trimmed.count - trimmed.reversed().prefix(while: { $0 == " " }).count))
+        return result.isEmpty ? nil : result
+    }
+
+    /// `"20x7"` for messages, cut short when long.
+    static func quoted(_ text: String) -> String {
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return String(reflecting: shown)
+    }
+}

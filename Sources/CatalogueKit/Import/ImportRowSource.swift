@@ -1,0 +1,167 @@
+/// One row of an import file, mapped to a record's import columns.
+struct SourceRow {
+    /// The line the row starts on.
+    let line: Int
+    let row: ImportRow
+    /// The line of each column's value (JSON), or nil when every value is on `line` (CSV).
+    let valueLines: [Int]?
+
+    /// The line to report for a problem with `column`.
+    func line(of column: String) -> Int {
+        guard let valueLines, let index = row.columns.firstIndex(where: { $0.name == column }) else { return line }
+        return valueLines[index]
+    }
+}
+
+/// A problem after which an import cannot go on, whatever its policy: a bad header, or a
+/// syntax error in a JSON array.
+struct FatalImportIssue: Error {
+    let issue: ImportIssue
+}
+
+/// The rows of an import file. `next()` throws ``ImportIssue`` for a bad row (the next call goes
+/// on after it), ``FatalImportIssue`` when reading cannot go on, and input errors.
+protocol ImportRowSource: AnyObject {
+    func next() throws -> SourceRow?
+    var bytesRead: Int { get }
+}
+
+/// Matches column names from a file (a CSV header, JSON keys) to a record's import columns:
+/// exactly, or ignoring case and surrounding spaces.
+struct ImportColumnMatcher {
+    let columns: [ImportColumn]
+    private let indexes: [String: Int]
+
+    init(_ columns: [ImportColumn]) {
+        self.columns = columns
+        indexes = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($0.element.name, $0.offset) })
+    }
+
+    /// The index of the column `name` names, if any.
+    func index(of name: String) -> Int? {
+        if let index = indexes[name] { return index }
+        var normalized = Substring(name)
+        while normalized.first == " " { normalized.removeFirst() }
+        while normalized.last == " " { normalized.removeLast() }
+        return indexes[normalized.lowercased()]
+    }
+
+    /// "unknown column; known columns: id, name, type, year, price".
+    var unknownColumnReason: String {
+        "unknown column; known columns: " + columns.map(\.name).joined(separator: ", ")
+    }
+}
+
+/// Rows of a CSV file: the first record is the header naming the columns.
+final class CSVRowSource: ImportRowSource {
+    private let reader: CSVReader
+    private let source: String
+    private let header: [String]
+    /// For each field of a record, its column index, or nil for an ignored column.
+    private let fieldColumns: [Int?]
+    private let emptyValues: [ImportValue]
+    private let columns: [ImportColumn]
+
+    var bytesRead: Int { reader.bytesRead }
+
+    init(_ input: ImportInput, columns: [ImportColumn]) throws {
+        source = input.name
+        self.columns = columns
+        reader = try CSVReader(input)
+        let matcher = ImportColumnMatcher(columns)
+        let record: CSVRecord?
+        do {
+            record = try reader.next()
+        } catch let error as CSVError {
+            throw FatalImportIssue(issue: ImportIssue(source: input.name, line: error.line, column: nil, reason: "header: " + error.message))
+        }
+        guard let record else {
+            throw FatalImportIssue(issue: ImportIssue(
+                source: input.name, line: 1, column: nil,
+                reason: "no header row: expected the column names (" + columns.map(\.name).joined(separator: ", ") + ")"))
+        }
+        header = record.fields
+        var seen = Set<Int>()
+        var fieldColumns: [Int?] = []
+        for name in record.fields {
+            guard let index = matcher.index(of: name) else {
+                throw FatalImportIssue(issue: ImportIssue(
+                    source: input.name, line: record.line, column: name, reason: matcher.unknownColumnReason))
+            }
+            guard seen.insert(index).inserted else {
+                throw FatalImportIssue(issue: ImportIssue(source: input.name, line: record.line, column: name, reason: "duplicate column"))
+            }
+            fieldColumns.append(columns[index].isIgnored ? nil : index)
+        }
+        let missing = columns.enumerated().filter { $0.element.isRequired && !seen.contains($0.offset) }.map(\.element.name)
+        if !missing.isEmpty {
+            let required = columns.filter(\.isRequired).map(\.name).joined(separator: ", ")
+            throw FatalImportIssue(issue: ImportIssue(
+                source: input.name, line: record.line, column: nil,
+                reason: "missing column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) (required: \(required))"))
+        }
+        self.fieldColumns = fieldColumns
+        emptyValues = Array(repeating: .null, count: columns.count)
+    }
+
+    func next() throws -> SourceRow? {
+        let record: CSVRecord
+        do {
+            guard let next = try reader.next() else { return nil }
+            record = next
+        } catch let error as CSVError {
+            let column = error.field.flatMap { $0 < header.count ? header[$0] : nil }
+            throw ImportIssue(source: source, line: error.line, column: column, reason: error.message)
+        }
+        guard record.fields.count == header.count else {
+            throw ImportIssue(
+                source: source, line: record.line, column: nil,
+                reason: "expected \(header.count) field\(header.count == 1 ? "" : "s") (\(header.joined(separator: ", "))), found \(record.fields.count)")
+        }
+        var values = emptyValues
+        for (field, column) in zip(record.fields, fieldColumns) {
+            if let column { values[column] = .text(field) }
+        }
+        return SourceRow(line: record.line, row: ImportRow(columns: columns, values: values), valueLines: nil)
+    }
+}
+
+/// Rows of a JSON array of objects, or of NDJSON: each object's keys name its columns.
+final class JSONRowSource: ImportRowSource {
+    private let reader: JSONRecordReader
+    private let source: String
+    private let matcher: ImportColumnMatcher
+    private let emptyValues: [ImportValue]
+
+    var bytesRead: Int { reader.bytesRead }
+
+    init(_ input: ImportInput, columns: [ImportColumn], layout: JSONRecordReader.Layout) throws {
+        source = input.name
+        reader = try JSONRecordReader(input, layout: layout)
+        matcher = ImportColumnMatcher(columns)
+        emptyValues = Array(repeating: .null, count: columns.count)
+    }
+
+    func next() throws -> SourceRow? {
+        let record: JSONRecord
+        do {
+            guard let next = try reader.next() else { return nil }
+            record = next
+        } catch let error as JSONRecordError {
+            let issue = ImportIssue(source: source, line: error.line, column: error.key, reason: error.message)
+            if error.isFatal { throw FatalImportIssue(issue: issue) }
+            throw issue
+        }
+        var values = emptyValues
+        var lines = Array(repeating: record.line, count: values.count)
+        for (offset, key) in record.keys.enumerated() {
+            guard let index = matcher.index(of: key) else {
+                throw ImportIssue(source: source, line: record.valueLines[offset], column: key, reason: matcher.unknownColumnReason)
+            }
+            if matcher.columns[index].isIgnored { continue }
+            values[index] = record.values[offset]
+            lines[index] = record.valueLines[offset]
+        }
+        return SourceRow(line: record.line, row: ImportRow(columns: matcher.columns, values: values), valueLines: lines)
+    }
+}

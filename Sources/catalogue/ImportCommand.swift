@@ -1,0 +1,117 @@
+import ArgumentParser
+import CatalogueKit
+
+/// `catalogue import`: load countries or products from a CSV, JSON or NDJSON file.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import countries or products from a CSV, JSON or NDJSON file.",
+        discussion: """
+            Rows are upserted by their natural key (a country's code; a product's name and type) \
+            in one transaction. CSV files start with a header row naming the columns, in any \
+            order; JSON files hold an array of objects, NDJSON files one object per line.
+
+            Columns: countries code and name (required), iso3, numeric_code, official_name, \
+            capital, continent, region, subregion, population, area_km2, currency_code, \
+            currency_name, tld, calling_code, languages, neighbours, demonym, flag, aliases \
+            ("a; b; c" in CSV). Products name and type (required), year, price; an id column \
+            is accepted and ignored. An empty field is no value. Values longer than 10,000 \
+            characters are refused.
+
+            With --on-error abort (the default), the first bad row stops the import and \
+            nothing is written: "catalogue: error: FILE:LINE: column: reason", exit code 1. \
+            With --on-error skip, bad rows are reported on stderr as "FILE:LINE: column: \
+            reason" and the rest is imported. LINE is the line on which the row starts.
+
+            The format comes from the file's extension (.csv, .json, .ndjson or .jsonl) unless \
+            --format is given; standard input (-) is read as CSV unless --format is given. A \
+            progress bar appears on stderr when it is a terminal and the import takes a while.
+
+            Examples:
+              catalogue import products products.csv
+              catalogue import countries countries.json --on-error skip
+              catalogue import products big.csv --dry-run
+              catalogue export products | catalogue import products - --db copy.sqlite
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "What to import.")
+    var entity: CatalogueEntity
+
+    @Argument(help: ArgumentHelp("The file to read; - for standard input.", valueName: "file"))
+    var file: String
+
+    @Option(help: ArgumentHelp(
+        "The file's format.",
+        discussion: "Default: from the extension; csv for standard input."))
+    var format: RecordFileFormat?
+
+    @Option(name: .customLong("on-error"), help: "What to do with a bad row: abort (import nothing) or skip it.")
+    var onError: ImportErrorPolicy = .abort
+
+    @Flag(help: "Check and count every row, then roll back: nothing is written.")
+    var dryRun = false
+
+    /// The format to read.
+    var resolvedFormat: RecordFileFormat? {
+        format ?? (file == "-" ? .csv : RecordFileFormat(path: file))
+    }
+
+    func validate() throws {
+        guard resolvedFormat != nil else {
+            throw ValidationError(
+                "cannot tell the format of '\(file)' from its extension; use --format csv, json or ndjson")
+        }
+    }
+
+    func run() throws {
+        let options = ImportOptions(format: resolvedFormat ?? .csv, onError: onError, dryRun: dryRun)
+        // Open the input first: a missing file must not create a database.
+        let input = file == "-" ? ImportInput.standardInput() : try ImportInput(path: file)
+        let catalogue = try global.openCatalogue()
+        let bar = ImportProgressBar()
+        defer { bar.clear() }
+        let start = monotonicSeconds()
+        let progress: (ImportProgress) -> Void = { bar.update($0) }
+        let skipped: (ImportIssue) -> Void = { issue in
+            bar.clear()
+            standardError(issue.description)
+        }
+        let counts = switch entity {
+        case .countries:
+            try catalogue.importRecords(Country.self, from: input, options: options, progress: progress, skipped: skipped)
+        case .products:
+            try catalogue.importRecords(Product.self, from: input, options: options, progress: progress, skipped: skipped)
+        }
+        bar.clear()
+        print(Self.summary(counts, entity: entity, seconds: monotonicSeconds() - start, dryRun: dryRun))
+    }
+
+    /// "Imported 3 products (1 added, 1 updated, 1 skipped) in 0.01 s"; unchanged rows are
+    /// counted when there are any.
+    static func summary(_ counts: ImportCounts, entity: CatalogueEntity, seconds: Double, dryRun: Bool) -> String {
+        let noun = switch entity {
+        case .countries: counts.imported == 1 ? "country" : "countries"
+        case .products: counts.imported == 1 ? "product" : "products"
+        }
+        var parts = ["\(NumberText.grouped(Int64(counts.added))) added", "\(NumberText.grouped(Int64(counts.updated))) updated"]
+        if counts.unchanged > 0 { parts.append("\(NumberText.grouped(Int64(counts.unchanged))) unchanged") }
+        parts.append("\(NumberText.grouped(Int64(counts.skipped))) skipped")
+        let time = String(format2: seconds)
+        let text = "\(NumberText.grouped(Int64(counts.imported))) \(noun) (\(parts.joined(separator: ", "))) in \(time) s"
+        return dryRun ? "Dry run: would import \(text); nothing was written" : "Imported \(text)"
+    }
+}
+
+extension RecordFileFormat: ExpressibleByArgument {}
+extension ImportErrorPolicy: ExpressibleByArgument {}
+
+extension String {
+    /// Two decimals: 0.014 → "0.01".
+    init(format2 value: Double) {
+        let hundredths = Int64((value * 100).rounded())
+        let fraction = hundredths % 100
+        self = "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

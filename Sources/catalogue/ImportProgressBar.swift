@@ -1,0 +1,82 @@
+import CatalogueKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The progress line of `catalogue import` on stderr: a bar with percent, rows, rows/s and ETA
+/// (rows and rows/s only when the input's size is unknown).
+///
+/// It only appears when stderr is a terminal and the import has run for half a second (so a
+/// small file never shows one), redraws at most ten times a second, and is erased before any
+/// other message and at the end.
+final class ImportProgressBar {
+    private let enabled: Bool
+    private let start = monotonicSeconds()
+    private var lastDraw = 0.0
+    private var visible = false
+
+    /// A bar that draws only when `enabled` (stderr is a terminal).
+    init(enabled: Bool = TerminalOutput.isTerminal(STDERR_FILENO)) {
+        self.enabled = enabled
+    }
+
+    /// Shows `progress`, if the bar is due (always for a new phase).
+    func update(_ progress: ImportProgress) {
+        guard enabled else { return }
+        let now = monotonicSeconds()
+        let elapsed = now - start
+        guard elapsed >= 0.5, now - lastDraw >= 0.1 || progress.phase != .rows else { return }
+        lastDraw = now
+        let width = TerminalOutput.columns(of: STDERR_FILENO)
+        let line = Self.render(progress, elapsed: elapsed, width: width)
+        writeError("\r" + line + "\u{1B}[K")
+        visible = true
+    }
+
+    /// Erases the bar (before a message, and at the end).
+    func clear() {
+        guard visible else { return }
+        writeError("\r\u{1B}[K")
+        visible = false
+    }
+
+    /// The progress line, at most `width` columns.
+    static func render(_ progress: ImportProgress, elapsed: Double, width: Int) -> String {
+        let rate = elapsed > 0 ? Double(progress.rows) / elapsed : 0
+        var facts = "\(NumberText.grouped(Int64(progress.rows))) rows  \(NumberText.grouped(Int64(rate))) rows/s"
+        if progress.phase == .indexing {
+            facts = "\(NumberText.grouped(Int64(progress.rows))) rows  building indexes…"
+        }
+        guard let fraction = progress.fraction else { return String(facts.prefix(width - 1)) }
+        if fraction > 0.001, progress.phase == .rows {
+            let remaining = elapsed / fraction - elapsed
+            facts += "  ETA \(formatDuration(remaining))"
+        }
+        let percent = "\(Int(fraction * 100))%".leftPadded(to: 4)
+        let barWidth = max(10, min(40, width - facts.count - percent.count - 6))
+        let filled = Int(fraction * Double(barWidth))
+        let bar = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: barWidth - filled) + "]"
+        return String("\(bar) \(percent)  \(facts)".prefix(width - 1))
+    }
+
+    /// "42 s", "3 min 5 s".
+    static func formatDuration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        return whole < 60 ? "\(whole) s" : "\(whole / 60) min \(whole % 60) s"
+    }
+}
+
+/// Writes text to stderr without a newline.
+func writeError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count)
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

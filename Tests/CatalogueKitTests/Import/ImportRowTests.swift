@@ -1,0 +1,103 @@
+import CatalogueKit
+import Foundation
+import Testing
+
+/// The typed accessors of an import row: what counts as no value, numbers as CSV and JSON spell
+/// them, and the reasons given for refusals.
+@Suite("Import row values")
+struct ImportRowTests {
+    static let columns = [ImportColumn("text"), ImportColumn("number"), ImportColumn("list")]
+
+    static func row(_ text: ImportValue = .null, _ number: ImportValue = .null, _ list: ImportValue = .null) -> ImportRow {
+        ImportRow(columns: columns, values: [text, number, list])
+    }
+
+    /// The reason `body` throws, or nil.
+    static func reason(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return String(describing: error)
+        }
+    }
+
+    @Test("No value: null, an empty field; required text must not be blank")
+    func missingValues() throws {
+        #expect(try Self.row(.null).text(at: 0) == nil)
+        #expect(try Self.row(.text("")).text(at: 0) == nil)
+        #expect(try Self.row(.text(" ")).text(at: 0) == " ")
+        #expect(try Self.row(.number("384")).text(at: 0) == "384")
+        #expect(Self.reason { _ = try Self.row(.text("  \u{A0}")).requiredText(at: 0) } == "text: must not be empty")
+        #expect(Self.reason { _ = try Self.row(.boolean(true)).text(at: 0) } == "text: expected text, found true or false")
+        #expect(Self.reason { _ = try Self.row(.array([])).text(at: 0) } == "text: expected text, found an array")
+    }
+
+    @Test("Whole numbers", arguments: [
+        (ImportValue.text("2007"), Int64?.some(2007), String?.none),
+        (.text(" 2007 "), 2007, nil),
+        (.number("2007"), 2007, nil),
+        (.number("2007.0"), 2007, nil),
+        (.number("2.007e3"), 2007, nil),
+        (.text("+5"), 5, nil),
+        (.text("20x7"), nil, "number: not a whole number: \"20x7\""),
+        (.text("2007.5"), nil, "number: not a whole number: \"2007.5\""),
+        (.text("-1"), nil, "number: must not be negative: -1"),
+        (.text("10000"), nil, "number: 10000 is not between 0 and 9999"),
+        (.text(""), nil, nil),
+    ])
+    func integers(value: ImportValue, expected: Int64?, error: String?) throws {
+        let row = Self.row(.null, value)
+        #expect(Self.reason { _ = try row.integer(at: 1, in: 0...9999) } == error)
+        if error == nil {
+            #expect(try row.integer(at: 1, in: 0...9999) == expected)
+        }
+    }
+
+    @Test("Numbers zero or more", arguments: [
+        (ImportValue.text("599"), Double?.some(599), String?.none),
+        (.number("-0"), -0.0, nil),
+        (.number("1e3"), 1000, nil),
+        (.text("0.49"), 0.49, nil),
+        (.text("-5"), nil, "number: must not be negative: -5"),
+        (.text("nan"), nil, "number: not a number: \"nan\""),
+        (.text("inf"), nil, "number: not a number: \"inf\""),
+        (.text("1,5"), nil, "number: not a number: \"1,5\""),
+    ])
+    func numbers(value: ImportValue, expected: Double?, error: String?) throws {
+        let row = Self.row(.null, value)
+        #expect(Self.reason { _ = try row.nonNegativeNumber(at: 1) } == error)
+        if error == nil {
+            #expect(try row.nonNegativeNumber(at: 1) == expected)
+        }
+    }
+
+    @Test("Lists: '; '-separated text or a JSON array of strings")
+    func lists() throws {
+        #expect(try Self.row(.null, .null, .text("UK; Britain;; ")).list(at: 2) == ["UK", "Britain"])
+        #expect(try Self.row(.null, .null, .array([.text(" UK "), .text("Britain")])).list(at: 2) == ["UK", "Britain"])
+        #expect(try Self.row().list(at: 2) == [])
+        #expect(Self.reason { _ = try Self.row(.null, .null, .array([.number("1")])).list(at: 2) } == "list: expected an array of strings")
+        #expect(Self.reason { _ = try Self.row(.null, .null, .array([.text("a;b")])).list(at: 2) }
+            == "list: invalid item \"a;b\": items must not be empty or contain ';'")
+    }
+
+    @Test("Long values: 10,000 characters pass, 10,001 do not")
+    func limit() throws {
+        #expect(try Self.row(.text(String(repeating: "é", count: 10_000))).text(at: 0)?.count == 10_000)
+        #expect(Self.reason { _ = try Self.row(.text(String(repeating: "é", count: 10_001))).text(at: 0) }
+            == "text: longer than 10,000 characters")
+    }
+
+    @Test("Product and country rows from the named columns")
+    func records() throws {
+        var values = [ImportValue](repeating: .null, count: Product.importColumns.count)
+        values[1] = .text("Brio")
+        values[2] = .text("device")
+        values[4] = .number("12.5")
+        #expect(try Product(importing: ImportRow(columns: Product.importColumns, values: values))
+            == Product(name: "Brio", type: "device", price: 12.5))
+        #expect(Country.importColumns.map(\.name) == ["id"] + Country.schema.columns)
+        #expect(Country.importColumns.filter(\.isRequired).map(\.name) == ["code", "name"])
+    }
+}

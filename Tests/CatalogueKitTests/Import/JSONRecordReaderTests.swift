@@ -1,0 +1,123 @@
+@testable import CatalogueKit
+import Foundation
+import Testing
+
+/// The streaming JSON-array and NDJSON reader: values, escapes, line numbers, recovery.
+@Suite("JSON record reader")
+struct JSONRecordReaderTests {
+    enum Outcome: Equatable {
+        case object(line: Int, [String: ImportValue])
+        case error(line: Int, key: String?, fatal: Bool)
+    }
+
+    static let chunkSizes = [4, 7, 64 * 1024]
+
+    static func read(_ text: String, layout: JSONRecordReader.Layout, chunkSize: Int, maximumFieldLength: Int = 10_000) throws -> [Outcome] {
+        try read(Array(text.utf8), layout: layout, chunkSize: chunkSize, maximumFieldLength: maximumFieldLength)
+    }
+
+    static func read(_ bytes: [UInt8], layout: JSONRecordReader.Layout, chunkSize: Int, maximumFieldLength: Int = 10_000) throws -> [Outcome] {
+        let reader = try JSONRecordReader(
+            ImportInput(bytes: bytes, name: "test.json"), layout: layout, maximumFieldLength: maximumFieldLength,
+            maximumKeyCount: 1_000, chunkSize: chunkSize)
+        var outcomes: [Outcome] = []
+        while true {
+            do {
+                guard let record = try reader.next() else { return outcomes }
+                outcomes.append(.object(line: record.line, Dictionary(uniqueKeysWithValues: zip(record.keys, record.values))))
+            } catch let error as JSONRecordError {
+                outcomes.append(.error(line: error.line, key: error.key, fatal: error.isFatal))
+            }
+            precondition(outcomes.count < 1_000, "the reader does not advance")
+        }
+    }
+
+    @Test("An array of objects across lines, with every kind of value", arguments: chunkSizes)
+    func arrayOfObjects(chunkSize: Int) throws {
+        let text = """
+            [
+              {"name": "Brio", "year": 2020, "price": -1.5e2, "ok": true, "no": false, "none": null},
+              {"aliases": ["UK", "Britain"], "empty": [], "code": "GB"}
+            ]
+
+            """
+        #expect(try Self.read(text, layout: .array, chunkSize: chunkSize) == [
+            .object(line: 2, ["name": .text("Brio"), "year": .number("2020"), "price": .number("-1.5e2"),
+                              "ok": .boolean(true), "no": .boolean(false), "none": .null]),
+            .object(line: 3, ["aliases": .array([.text("UK"), .text("Britain")]), "empty": .array([]), "code": .text("GB")]),
+        ])
+        #expect(try Self.read(" [ ] ", layout: .array, chunkSize: chunkSize) == [])
+    }
+
+    @Test("String escapes, surrogate pairs and UTF-8 decode", arguments: chunkSizes)
+    func escapes(chunkSize: Int) throws {
+        let text = #"{"s": "q\" b\\ s\/ \b\f\n\r\t \u00e9 \ud83c\udde8 Ω"}"# + "\n"
+        #expect(try Self.read(text, layout: .lines, chunkSize: chunkSize) == [
+            .object(line: 1, ["s": .text("q\" b\\ s/ \u{8}\u{C}\n\r\t é \u{1F1E8} Ω")]),
+        ])
+    }
+
+    @Test("NDJSON: one object per line, empty lines skipped, a bad line skipped", arguments: chunkSizes)
+    func ndjsonRecovery(chunkSize: Int) throws {
+        let text = [
+            #"{"name": "a"}"#,
+            "",
+            #"{"name": "b", oops}"#,
+            #"{"name": "c"}"#,
+            #"{"name": "d"} {"name": "e"}"#,
+            #"{"name": "f"#,
+            #"{"name": "g"}"#,
+        ].joined(separator: "\n")
+        #expect(try Self.read(text, layout: .lines, chunkSize: chunkSize) == [
+            .object(line: 1, ["name": .text("a")]),
+            .error(line: 3, key: nil, fatal: false),
+            .object(line: 4, ["name": .text("c")]),
+            .error(line: 5, key: nil, fatal: false),
+            .error(line: 6, key: nil, fatal: false),
+            .object(line: 7, ["name": .text("g")]),
+        ])
+    }
+
+    @Test("A syntax error in an array is fatal; value problems spoil one object", arguments: chunkSizes)
+    func arrayErrors(chunkSize: Int) throws {
+        #expect(try Self.read("[{\"a\": 1},\n{\"a\": 2,}\n,{\"a\": 3}]", layout: .array, chunkSize: chunkSize) == [
+            .object(line: 1, ["a": .number("1")]),
+            .error(line: 2, key: nil, fatal: true),
+        ])
+        let text = "[{\"a\": {\"nested\": [1]}},\n{\"a\": 1, \"a\": 2},\n{\"a\": [[1]]},\n{\"a\": \"ok\"}]"
+        #expect(try Self.read(text, layout: .array, chunkSize: chunkSize) == [
+            .error(line: 1, key: "a", fatal: false),
+            .error(line: 2, key: "a", fatal: false),
+            .error(line: 3, key: "a", fatal: false),
+            .object(line: 4, ["a": .text("ok")]),
+        ])
+        #expect(try Self.read("{\"a\": 1}", layout: .array, chunkSize: chunkSize) == [.error(line: 1, key: nil, fatal: true)])
+        #expect(try Self.read("[{\"a\": 1}] x", layout: .array, chunkSize: chunkSize) == [
+            .object(line: 1, ["a": .number("1")]), .error(line: 1, key: nil, fatal: true),
+        ])
+    }
+
+    @Test("Invalid numbers and literals are syntax errors", arguments: ["01", "1.", "-", "1e", ".5", "+1", "tru", "nul", "1x", "NaN"])
+    func invalidNumbers(value: String) throws {
+        #expect(try Self.read("{\"a\": \(value)}\n{\"a\": 1}", layout: .lines, chunkSize: 64) == [
+            .error(line: 1, key: nil, fatal: false), .object(line: 2, ["a": .number("1")]),
+        ])
+    }
+
+    @Test("Invalid UTF-8 and over-long strings spoil their object only", arguments: chunkSizes)
+    func badStrings(chunkSize: Int) throws {
+        let bytes = Array(#"{"a": "x"#.utf8) + [0xFF] + Array("\"}\n{\"a\": \"123456\"}\n{\"a\": \"12345\"}\n".utf8)
+        #expect(try Self.read(bytes, layout: .lines, chunkSize: chunkSize, maximumFieldLength: 5) == [
+            .error(line: 1, key: "a", fatal: false),
+            .error(line: 2, key: "a", fatal: false),
+            .object(line: 3, ["a": .text("12345")]),
+        ])
+    }
+
+    @Test("A byte order mark is skipped")
+    func byteOrderMark() throws {
+        #expect(try Self.read([0xEF, 0xBB, 0xBF] + Array("[{\"a\": null}]".utf8), layout: .array, chunkSize: 5) == [
+            .object(line: 1, ["a": .null]),
+        ])
+    }
+}

@@ -1,0 +1,237 @@
+@testable import CatalogueKit
+import Foundation
+import Testing
+
+/// The importer: upserts by natural key in one transaction, the abort and skip policies, dry
+/// runs, header checks, and the full-text index after a bulk import.
+@Suite("Record importer")
+struct RecordImporterTests {
+    let catalogue: Catalogue
+
+    init() throws {
+        catalogue = try seededCatalogue()
+    }
+
+    static let goodCSV = #"""
+        type,name,year,price,id
+        device,Brio phone,2020,99.5,123
+        kitchen,"Crème kettle, ""deluxe""",1999,,
+        garden,"Multi
+        line",,0,
+
+        """#
+
+    @Test("A CSV with columns in any order lands with keys and full-text entries")
+    func importsCSV() throws {
+        let before = try catalogue.rowCount("product")
+        let (counts, skipped) = try catalogue.importText(Product.self, Self.goodCSV)
+        #expect(counts == ImportCounts(added: 3))
+        #expect(skipped.isEmpty)
+        #expect(try catalogue.rowCount("product") == before + 3)
+        let kettle = try #require(try catalogue.product(named: "Crème kettle, \"deluxe\""))
+        #expect(kettle.type == "kitchen" && kettle.year == 1999 && kettle.price == nil)
+        let multi = try #require(try catalogue.product(named: "Multi\nline"))
+        #expect(multi.year == nil && multi.price == 0)
+        // The `id` column is ignored: ids come from this database.
+        #expect(try catalogue.product(named: "Brio phone")?.id != 123)
+        #expect(try catalogue.records(CatalogueSearch.products(matching: "creme k")).map(\.name) == ["Crème kettle, \"deluxe\""])
+        #expect(try catalogue.fullTextProductIDs("kettl") == [kettle.id!])
+        _ = try CatalogueSnapshot(catalogue)  // full-text integrity
+    }
+
+    @Test("Importing again: unchanged; changed values and type case: updated")
+    func reimport() throws {
+        _ = try catalogue.importText(Product.self, Self.goodCSV)
+        let snapshot = try CatalogueSnapshot(catalogue)
+        #expect(try catalogue.importText(Product.self, Self.goodCSV).counts == ImportCounts(unchanged: 3))
+        #expect(try CatalogueSnapshot(catalogue) == snapshot)
+        let changed = "name,type,price\nBrio phone,DEVICE,99.5\n\"Multi\nline\",garden,1\nNew one,device,\n"
+        #expect(try catalogue.importText(Product.self, changed).counts == ImportCounts(added: 1, updated: 2))
+        #expect(try catalogue.product(named: "Brio phone")?.type == "DEVICE")
+        // A missing column is no value: the year is cleared.
+        #expect(try catalogue.product(named: "Brio phone")?.year == nil)
+        #expect(try catalogue.product(named: "Multi\nline")?.price == 1)
+        _ = try CatalogueSnapshot(catalogue)
+    }
+
+    static let badCSV = #"""
+        name,type,year,price
+        Good one,device,2001,1
+        "Two
+        lines",device,2002,2
+        Bad year,device,20x7,3
+        Negative,device,2003,-5
+        ,device,2004,4
+        Short,device
+        Last good,device,2005,5
+
+        """#
+
+    @Test("abort: the first bad row, FILE:LINE: column: reason, and nothing written")
+    func abortPolicy() throws {
+        let before = try CatalogueSnapshot(catalogue)
+        let message = issueText { _ = try catalogue.importText(Product.self, Self.badCSV, name: "bad.csv") }
+        #expect(message == "bad.csv:5: year: not a whole number: \"20x7\"")
+        #expect(try CatalogueSnapshot(catalogue) == before)
+    }
+
+    @Test("skip: every bad row reported with its line, the good ones land")
+    func skipPolicy() throws {
+        let (counts, skipped) = try catalogue.importText(Product.self, Self.badCSV, name: "bad.csv", onError: .skip)
+        #expect(counts == ImportCounts(added: 3, skipped: 4))
+        #expect(skipped == [
+            "bad.csv:5: year: not a whole number: \"20x7\"",
+            "bad.csv:6: price: must not be negative: -5",
+            "bad.csv:7: name: must not be empty",
+            "bad.csv:8: expected 4 fields (name, type, year, price), found 2",
+        ])
+        #expect(try catalogue.product(named: "Two\nlines")?.year == 2002)
+        #expect(try catalogue.product(named: "Last good") != nil)
+        _ = try CatalogueSnapshot(catalogue)
+    }
+
+    @Test("A dry run counts like the import and writes nothing")
+    func dryRun() throws {
+        let before = try CatalogueSnapshot(catalogue)
+        let (counts, skipped) = try catalogue.importText(Product.self, Self.badCSV, onError: .skip, dryRun: true)
+        #expect(counts == ImportCounts(added: 3, skipped: 4))
+        #expect(skipped.count == 4)
+        #expect(try CatalogueSnapshot(catalogue) == before)
+    }
+
+    @Test("Header problems stop the import under either policy", arguments: [
+        ("name,type,colour\n", "h.csv:1: colour: unknown column; known columns: id, name, type, year, price"),
+        ("name,type,Name\n", "h.csv:1: Name: duplicate column"),
+        ("name,year\n", "h.csv:1: missing column type (required: name, type)"),
+        ("", "h.csv:1: no header row: expected the column names (id, name, type, year, price)"),
+        ("\"name,type\n", "h.csv:1: header: unterminated quoted field (it runs to the end of the file, line 1)"),
+    ])
+    func headerProblems(text: String, message: String) throws {
+        for policy in ImportErrorPolicy.allCases {
+            #expect(issueText { _ = try catalogue.importText(Product.self, text, name: "h.csv", onError: policy) } == message)
+        }
+    }
+
+    @Test("Header names match ignoring case and spaces")
+    func headerCase() throws {
+        #expect(try catalogue.importText(Product.self, " Name ,TYPE\nX,y\n").counts == ImportCounts(added: 1))
+    }
+
+    @Test("Country checks: code, iso3, population, area, aliases")
+    func countryChecks() throws {
+        let text = """
+            code,name,iso3,population,area_km2,aliases
+            XA,Alpha,XAA,10,1.5,"Alpha Land; Alfa"
+            xb,Beta,,,,
+            XC,Gamma,XC,,,
+            XD,Delta,,-1,,
+            XE,Epsilon,,,-0.5,
+            XF,,,,,
+
+            """
+        let (counts, skipped) = try catalogue.importText(Country.self, text, name: "c.csv", onError: .skip)
+        #expect(counts == ImportCounts(added: 1, skipped: 5))
+        #expect(skipped == [
+            "c.csv:3: code: not a country code (two capital letters, e.g. CO): \"xb\"",
+            "c.csv:4: iso3: not an ISO alpha-3 code (three capital letters, e.g. COL): \"XC\"",
+            "c.csv:5: population: must not be negative: -1",
+            "c.csv:6: area_km2: must not be negative: -0.5",
+            "c.csv:7: name: must not be empty",
+        ])
+        #expect(try catalogue.records(CatalogueSearch.countries(matching: "alfa")).map(\.code) == ["XA"])
+        _ = try CatalogueSnapshot(catalogue)
+    }
+
+    @Test("JSON: errors name the line of the value")
+    func jsonLines() throws {
+        let text = """
+            [
+              {
+                "name": "Fine",
+                "type": "device"
+              },
+              {
+                "name": "Broken",
+                "type": "device",
+                "year": "soon"
+              },
+              {"name": "Other", "type": "device", "colour": "red"}
+            ]
+            """
+        let (counts, skipped) = try catalogue.importText(Product.self, text, name: "p.json", format: .json, onError: .skip)
+        #expect(counts == ImportCounts(added: 1, skipped: 2))
+        #expect(skipped == [
+            "p.json:9: year: not a whole number: \"soon\"",
+            "p.json:11: colour: unknown column; known columns: id, name, type, year, price",
+        ])
+    }
+
+    @Test("NDJSON: a syntax error skips its line; in a JSON array it stops the import")
+    func jsonSyntax() throws {
+        let ndjson = "{\"name\": \"A\", \"type\": \"t\"}\n{\"name\": \"B\" \"type\": \"t\"}\n{\"name\": \"C\", \"type\": \"t\", \"price\": 2.5}\n"
+        let (counts, skipped) = try catalogue.importText(Product.self, ndjson, name: "p.ndjson", format: .ndjson, onError: .skip)
+        #expect(counts == ImportCounts(added: 2, skipped: 1))
+        #expect(skipped == ["p.ndjson:2: expected ',' or '}' after a value"])
+        #expect(try catalogue.product(named: "C")?.price == 2.5)
+        let array = "[{\"name\": \"D\", \"type\": \"t\"},\n{\"name\": \"E\" \"type\": \"t\"}]"
+        let before = try CatalogueSnapshot(catalogue)
+        #expect(issueText { _ = try catalogue.importText(Product.self, array, name: "p.json", format: .json, onError: .skip) }
+            == "p.json:2: expected ',' or '}' after a value")
+        #expect(try CatalogueSnapshot(catalogue) == before)
+    }
+
+    @Test("Values longer than 10,000 characters are refused")
+    func longValues() throws {
+        let long = String(repeating: "é", count: 10_001)
+        let text = "name,type\n\(String(repeating: "a", count: 10_000)),t\n\(long),t\n"
+        let (counts, skipped) = try catalogue.importText(Product.self, text, name: "l.csv", onError: .skip)
+        #expect(counts == ImportCounts(added: 1, skipped: 1))
+        #expect(skipped == ["l.csv:3: name: longer than 10,000 characters"])
+    }
+
+    @Test("The full-text trigger is back after an import, a dry run and an abort")
+    func triggerRestored() throws {
+        let schema = try CatalogueSnapshot(catalogue).schema
+        _ = try catalogue.importText(Product.self, Self.goodCSV)
+        _ = try catalogue.importText(Product.self, Self.badCSV, onError: .skip, dryRun: true)
+        _ = issueText { _ = try catalogue.importText(Product.self, Self.badCSV) }
+        #expect(try CatalogueSnapshot(catalogue).schema == schema)
+        // And it works: a product inserted afterwards is found by word.
+        let saved = try catalogue.write { db in try db.insert(Product(name: "Zyzzyva lamp", type: "t")) }
+        #expect(try catalogue.fullTextProductIDs("zyzz") == [saved.id!])
+    }
+
+    @Test("Progress is reported as rows go by, and at the end")
+    func progress() throws {
+        let text = "name,type\n" + (0..<3000).map { "P\($0),t\n" }.joined()
+        var reports: [ImportProgress] = []
+        _ = try catalogue.importRecords(
+            Product.self, from: ImportInput(text: text, name: "p.csv"), options: ImportOptions(format: .csv),
+            progress: { reports.append($0) })
+        #expect(reports.filter { $0.phase == .rows }.map(\.rows) == [0, 1024, 2048, 3000])
+        #expect(reports.last?.bytesRead == text.utf8.count)
+        #expect(reports.last?.fraction == 1)
+        // Then the full-text entries of the new rows are written, before the commit.
+        #expect(reports.last?.phase == .indexing)
+    }
+
+    @Test("Standard input: a pipe is read to its end")
+    func pipeInput() throws {
+        let pipe = Pipe()
+        let text = "name,type\n" + (0..<20_000).map { "Piped \($0),t\n" }.joined()
+        let writer = Thread {
+            pipe.fileHandleForWriting.write(Data(text.utf8))
+            try? pipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        let input = ImportInput(descriptor: pipe.fileHandleForReading.fileDescriptor, name: "<stdin>")
+        #expect(input.size == nil)
+        let counts = try catalogue.importRecords(Product.self, from: input, options: ImportOptions(format: .csv))
+        #expect(counts.added == 20_000)
+    }
+
+    @Test("A file that does not exist")
+    func missingFile() throws {
+        #expect(issueText { _ = try ImportInput(path: "/nonexistent/p.csv") } == "cannot read /nonexistent/p.csv: No such file or directory")
+    }
+}

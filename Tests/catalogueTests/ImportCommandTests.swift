@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+
+/// `catalogue import` end to end: good files, malformed CSV under both policies with exact line
+/// numbers, a database left exactly as it was by an aborted import, dry runs, standard input,
+/// CRLF and a byte order mark.
+@Suite("catalogue import (the built binary)")
+struct ImportCommandTests {
+    /// A checksum of every row of product, country and country_alias, once both full-text
+    /// indexes pass their integrity check.
+    static func checksum(_ database: String) throws -> String {
+        let check = "INSERT INTO product_fts (product_fts) VALUES ('integrity-check'); "
+            + "INSERT INTO country_fts (country_fts) VALUES ('integrity-check'); SELECT 'fts ok';"
+        #expect(try sqliteValue(database, check) == "fts ok")
+        #expect(try sqliteValue(database, "PRAGMA integrity_check") == "ok")
+        return try sqliteValue(database, "SELECT hex(sha3_query('SELECT * FROM product ORDER BY id; "
+            + "SELECT * FROM country ORDER BY id; SELECT * FROM country_alias ORDER BY country_id, alias'))")
+    }
+
+    /// A runner whose database exists (created and seeded).
+    static func preparedRunner() throws -> CommandRunner {
+        let runner = try CommandRunner()
+        try #require(try runner.run(["search", "x"]).status == 0)
+        return runner
+    }
+
+    /// Writes `bytes` to a file in the runner's directory and returns its path.
+    static func write(_ bytes: [UInt8], _ name: String, in runner: CommandRunner) throws -> String {
+        let path = runner.directory.appendingPathComponent(name).path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Lines 1–4: a header, a row, and a row whose quoted name spans lines 3 and 4. Line 5 is the
+    /// bad row of each case; line 6 is good.
+    static let before = Array("name,type,year,price\nGood one,device,2001,1\n\"Two\nlines\",device,2002,2\n".utf8)
+    static let after = Array("Last good,device,2005,5\n".utf8)
+
+    struct Malformed: CustomTestStringConvertible, Sendable {
+        let name: String
+        let row: [UInt8]
+        let message: String
+        let addedWhenSkipped: Int
+        var testDescription: String { name }
+    }
+
+    static let malformed = [
+        Malformed(name: "unterminated quote", row: Array("\"Never closed,device,2003,3\n".utf8),
+                  message: "5: name: unterminated quoted field (it runs to the end of the file, line 6)", addedWhenSkipped: 2),
+        Malformed(name: "wrong column count", row: Array("Too,many,fields,2003,3\n".utf8),
+                  message: "5: expected 4 fields (name, type, year, price), found 5", addedWhenSkipped: 3),
+        Malformed(name: "non-numeric year", row: Array("Bad year,device,20x7,3\n".utf8),
+                  message: "5: year: not a whole number: \"20x7\"", addedWhenSkipped: 3),
+        Malformed(name: "invalid UTF-8", row: Array("Bad ".utf8) + [0xFF, 0xFE] + Array(" name,device,2003,3\n".utf8),
+                  message: "5: name: invalid UTF-8", addedWhenSkipped: 3),
+    ]
+
+    @Test("Malformed CSV with --on-error abort: one error line with FILE:LINE, exit 1, database unchanged", arguments: malformed)
+    func abortOnMalformed(_ bad: Malformed) throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let file = try Self.write(Self.before + bad.row + Self.after, "bad.csv", in: runner)
+        let checksum = try Self.checksum(runner.databasePath)
+        for arguments in [["import", "products", file], ["import", "products", file, "--on-error", "abort"]] {
+            let result = try runner.run(arguments)
+            #expect(result.status == 1)
+            #expect(result.standardError == "catalogue: error: \(file):\(bad.message)\n")
+            #expect(result.standardOutput.isEmpty)
+            #expect(try Self.checksum(runner.databasePath) == checksum)
+        }
+    }
+
+    @Test("Malformed CSV with --on-error skip: each skipped line on stderr, the good rows land", arguments: malformed)
+    func skipMalformed(_ bad: Malformed) throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let file = try Self.write(Self.before + bad.row + Self.after, "bad.csv", in: runner)
+        let result = try runner.run(["import", "products", file, "--on-error", "skip"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError == "\(file):\(bad.message)\n")
+        #expect(result.standardOutput.hasPrefix(
+            "Imported \(bad.addedWhenSkipped) products (\(bad.addedWhenSkipped) added, 0 updated, 1 skipped) in "))
+        #expect(result.standardOutput.hasSuffix(" s\n"))
+        let found = try runner.run(["search", "", "--entity", "products", "--scope", "device", "--limit", "0", "--format", "json"])
+        let names = try found.jsonNames()
+        #expect(names.contains("Two\nlines") && names.contains("Good one"))
+        #expect(names.contains("Last good") == (bad.addedWhenSkipped == 3))
+        _ = try Self.checksum(runner.databasePath)
+    }
+
+    @Test("An unknown column stops the import under either policy, listing the known ones")
+    func unknownColumn() throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let file = try Self.write(Array("name,type,colour\nA,device,red\n".utf8), "colour.csv", in: runner)
+        let checksum = try Self.checksum(runner.databasePath)
+        for policy in ["abort", "skip"] {
+            let result = try runner.run(["import", "products", file, "--on-error", policy])
+            #expect(result.status == 1)
+            #expect(result.standardError == "catalogue: error: \(file):1: colour: unknown column; known columns: id, name, type, year, price\n")
+            #expect(try Self.checksum(runner.databasePath) == checksum)
+        }
+    }
+
+    @Test("--dry-run checks and counts, and changes nothing")
+    func dryRun() throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let file = try Self.write(Self.before + Array("Bad year,device,20x7,3\n".utf8) + Self.after, "dry.csv", in: runner)
+        let checksum = try Self.checksum(runner.databasePath)
+        let result = try runner.run(["import", "products", file, "--dry-run", "--on-error", "skip"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix("Dry run: would import 3 products (3 added, 0 updated, 1 skipped) in "))
+        #expect(result.standardOutput.hasSuffix(" s; nothing was written\n"))
+        #expect(result.standardError == "\(file):5: year: not a whole number: \"20x7\"\n")
+        #expect(try Self.checksum(runner.databasePath) == checksum)
+        let aborted = try runner.run(["import", "products", file, "--dry-run"])
+        #expect(aborted.status == 1)
+        #expect(try Self.checksum(runner.databasePath) == checksum)
+    }
+
+    @Test("Importing the same file again: unchanged; a changed price: updated")
+    func reimport() throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let file = try Self.write(Self.before + Self.after, "p.csv", in: runner)
+        #expect(try runner.run(["import", "products", file]).standardOutput.hasPrefix("Imported 3 products (3 added, 0 updated, 0 skipped)"))
+        #expect(try runner.run(["import", "products", file]).standardOutput.hasPrefix(
+            "Imported 3 products (0 added, 0 updated, 3 unchanged, 0 skipped)"))
+        let changed = try Self.write(Array("name,type,price\nGood one,device,1.25\n".utf8), "changed.csv", in: runner)
+        #expect(try runner.run(["import", "products", changed]).standardOutput.hasPrefix("Imported 1 product (0 added, 1 updated, 0 skipped)"))
+    }
+
+    @Test("Standard input: CSV by default, --format for JSON and NDJSON")
+    func standardInput() throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let csv = try runner.run(["import", "products", "-"], input: Data("name,type\nPiped one,stdin\n".utf8))
+        #expect(csv.status == 0, "\(csv.standardError)")
+        #expect(csv.standardOutput.hasPrefix("Imported 1 product (1 added, 0 updated, 0 skipped) in "))
+        let ndjson = try runner.run(["import", "products", "-", "--format", "ndjson"],
+                                    input: Data("{\"name\": \"Piped two\", \"type\": \"stdin\", \"year\": 2024}\n".utf8))
+        #expect(ndjson.status == 0, "\(ndjson.standardError)")
+        let bad = try runner.run(["import", "products", "-"], input: Data("name,type,year\nX,stdin,soon\n".utf8))
+        #expect(bad.standardError == "catalogue: error: <stdin>:2: year: not a whole number: \"soon\"\n")
+        let found = try runner.run(["search", "", "--entity", "products", "--scope", "stdin", "--format", "json"])
+        #expect(try found.jsonNames() == ["Piped one", "Piped two"])
+    }
+
+    @Test("A CRLF file with a UTF-8 byte order mark")
+    func crlfAndByteOrderMark() throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let text = "name,type,year,price\r\n\"Crème, \"\"brûlée\"\"\",dessert,2020,4.5\r\n\"Line\r\nbreak\",dessert,,\r\n"
+        let file = try Self.write([0xEF, 0xBB, 0xBF] + Array(text.utf8), "crlf.csv", in: runner)
+        let result = try runner.run(["import", "products", file])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("Imported 2 products (2 added, 0 updated, 0 skipped)"))
+        let found = try runner.run(["search", "", "--entity", "products", "--scope", "dessert", "--format", "json"])
+        #expect(try found.jsonNames() == ["Crème, \"brûlée\"", "Line\r\nbreak"])
+    }
+
+    @Test("Countries from JSON, with aliases; the format comes from the extension")
+    func countriesJSON() throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let json = #"[{"code": "XK", "name": "Kosovo", "capital": "Pristina", "population": 1800000, "aliases": ["Kosova", "Dardania"]}]"#
+        let file = try Self.write(Array(json.utf8), "countries.json", in: runner)
+        let result = try runner.run(["import", "countries", file])
+        #expect(result.standardOutput.hasPrefix("Imported 1 country (0 added, 1 updated, 0 skipped)"), "\(result.standardError)")
+        #expect(try runner.run(["search", "dardan", "--format", "json"]).jsonNames() == ["Kosovo"])
+        _ = try Self.checksum(runner.databasePath)
+    }
+
+    @Test("Usage and file errors", arguments: [
+        (["import", "products", "data.txt"], 2, "catalogue: error: cannot tell the format of 'data.txt' from its extension; use --format csv, json or ndjson"),
+        (["import", "products", "/nonexistent/p.csv"], 1, "catalogue: error: cannot read /nonexistent/p.csv: No such file or directory"),
+        (["import", "products", "p.csv", "--on-error", "ignore"], 2, "catalogue: error: The value 'ignore' is invalid for '--on-error <on-error>'"),
+        (["import", "planets", "p.csv"], 2, "catalogue: error: The value 'planets' is invalid for '<entity>'"),
+    ])
+    func usageErrors(arguments: [String], status: Int32, message: String) throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let result = try runner.run(arguments)
+        #expect(result.status == status)
+        #expect(result.standardError.hasPrefix(message), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: runner.databasePath), "a failed import created the database")
+    }
+
+    @Test("--help explains the columns and policies, with examples")
+    func help() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let result = try runner.run(["import", "--help"])
+        #expect(result.status == 0)
+        for text in ["--on-error", "--dry-run", "--format", "FILE:LINE: column: reason", "Examples:", "catalogue import products products.csv"] {
+            #expect(result.standardOutput.contains(text), "\(text)")
+        }
+        let root = try runner.run(["--help"])
+        for command in ["import", "export", "show"] {
+            #expect(root.standardOutput.contains("  \(command) "), "\(command)")
+        }
+    }
+}
