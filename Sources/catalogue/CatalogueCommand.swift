@@ -23,7 +23,7 @@ struct CatalogueCommand: ParsableCommand {
               catalogue search ipad --entity products --scope device --format json
             """,
         version: CatalogueVersion.current,
-        subcommands: [SearchCommand.self, BrowseCommand.self, IndexCommand.self]
+        subcommands: [SearchCommand.self, BrowseCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self, ShowCommand.self, InteractiveCommand.self]
     )
 
     /// Runs the command line, reporting errors as `catalogue: error: …` on stderr with exit code

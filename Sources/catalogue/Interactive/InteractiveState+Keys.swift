@@ -1,0 +1,144 @@
+/// What the run loop does after a key changed the ``InteractiveState``.
+enum InteractiveEffect: Equatable, Sendable {
+    /// Nothing changed.
+    case none
+    /// The screen changed; the list's data did not.
+    case render
+    /// The list's request changed (search text, scope or mode): read it again. With
+    /// `keepSelection`, select the same record in the new list when it is there.
+    case reload(keepSelection: Bool)
+    /// Open the detail view of the selected record.
+    case openDetail
+    /// Save the state, restore the terminal and exit.
+    case quit
+    /// Restore the terminal and stop the process (Ctrl-Z); redraw when continued.
+    case suspend
+}
+
+extension InteractiveState {
+    /// The keys, in one place (the help line and `--help` describe the same rules):
+    ///
+    /// - everywhere: Ctrl-C or Ctrl-D quit, F10 quits, Ctrl-Z suspends, Ctrl-L redraws;
+    /// - detail view: Esc, Enter, Backspace or q close it; ↑/↓/PgUp/PgDn scroll it;
+    /// - lists: ↑/↓ move, PgUp/PgDn move a page, Home/End go to the first/last record,
+    ///   Tab/Shift-Tab cycle the scope, Enter opens the detail view;
+    /// - browse: `/` starts a search, a letter (or `#`) jumps to its section (the nearest
+    ///   following when it has none), q quits;
+    /// - search: typing edits the text (Backspace, Ctrl-U clears, Ctrl-W deletes a word) and
+    ///   the results follow every keystroke; Esc ends the search (clearing it) and returns to
+    ///   browsing, on the record that was selected.
+    mutating func handle(_ key: Key) -> InteractiveEffect {
+        switch key {
+        case .control("c"), .control("d"), .function(10):
+            return .quit
+        case .control("z"):
+            return .suspend
+        case .control("l"):
+            return .render
+        default:
+            break
+        }
+        if detail != nil {
+            return handleDetail(key)
+        }
+        if let effect = handleListKey(key) {
+            return effect
+        }
+        return isSearching ? handleSearchKey(key) : handleBrowseKey(key)
+    }
+
+    private mutating func handleDetail(_ key: Key) -> InteractiveEffect {
+        switch key {
+        case .escape, .enter, .backspace, .character("q"), .left:
+            detail = nil
+            detailScroll = 0
+            return .render
+        case .up: return scrollDetail(by: -1)
+        case .down: return scrollDetail(by: 1)
+        case .pageUp: return scrollDetail(by: -pageStep)
+        case .pageDown: return scrollDetail(by: pageStep)
+        case .home: return scrollDetail(by: -detailScroll)
+        case .end: return scrollDetail(by: maxDetailScroll - detailScroll)
+        default: return .none
+        }
+    }
+
+    private mutating func scrollDetail(by delta: Int) -> InteractiveEffect {
+        let scroll = min(max(0, detailScroll + delta), maxDetailScroll)
+        guard scroll != detailScroll else { return .none }
+        detailScroll = scroll
+        return .render
+    }
+
+    /// Keys that work the same in both modes; nil for the others.
+    private mutating func handleListKey(_ key: Key) -> InteractiveEffect? {
+        switch key {
+        case .up: return move(by: -1)
+        case .down: return move(by: 1)
+        case .pageUp: return move(by: -pageStep)
+        case .pageDown: return move(by: pageStep)
+        case .home: return move(by: -selection)
+        case .end: return move(by: list.count - 1 - selection)
+        case .tab: return cycleScope(by: 1)
+        case .shiftTab: return cycleScope(by: -1)
+        case .enter: return list.count > 0 ? .openDetail : InteractiveEffect.none
+        default: return nil
+        }
+    }
+
+    private mutating func move(by delta: Int) -> InteractiveEffect {
+        guard list.count > 0 else { return .none }
+        let before = (selection, scrollTop)
+        select(selection + delta)
+        return before == (selection, scrollTop) ? .none : .render
+    }
+
+    private mutating func cycleScope(by delta: Int) -> InteractiveEffect {
+        guard scopes.count > 1 else { return .none }
+        scopeIndex = (scopeIndex + delta + scopes.count) % scopes.count
+        // A new scope is a new search (top result first); browsing keeps the record in view.
+        return .reload(keepSelection: !isSearching)
+    }
+
+    private mutating func handleSearchKey(_ key: Key) -> InteractiveEffect {
+        switch key {
+        case .character(let character):
+            searchText.append(character)
+        case .backspace:
+            guard !searchText.isEmpty else { return .none }
+            searchText.removeLast()
+        case .control("u"):
+            guard !searchText.isEmpty else { return .none }
+            searchText = ""
+        case .control("w"):
+            guard !searchText.isEmpty else { return .none }
+            while searchText.last?.isWhitespace == true { searchText.removeLast() }
+            while let last = searchText.last, !last.isWhitespace { searchText.removeLast() }
+        case .escape:
+            mode = .browse
+            searchText = ""
+            return .reload(keepSelection: true)
+        default:
+            return .none
+        }
+        return .reload(keepSelection: false)
+    }
+
+    private mutating func handleBrowseKey(_ key: Key) -> InteractiveEffect {
+        switch key {
+        case .character("/"):
+            mode = .search
+            searchText = ""
+            return .reload(keepSelection: false)
+        case .character("q"):
+            return .quit
+        case .character(let character):
+            let title = character == "#" ? "#" : character.uppercased()
+            guard title.count == 1, let section = list.jumpTable[title] else { return .none }
+            jump(toSection: section)
+            return .render
+        default:
+            return .none
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import CatalogueKit
+import Foundation
+import Testing
+@testable import catalogue
+
+@Suite("Interactive data source: browse sections, search windows, detail")
+struct InteractiveDataSourceTests {
+    /// A seeded catalogue in a temporary file, shared by the tests of this suite.
+    static let catalogue: Catalogue = {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("catalogue-interactive-\(UUID().uuidString).sqlite").path
+        return try! Catalogue(path: path)
+    }()
+
+    @Test("Browsing countries by name: sections A…Z, index titles, jump table with the nearest following section")
+    func browseCountries() throws {
+        let source = try InteractiveSources.source(for: .countries, catalogue: Self.catalogue)
+        let (layout, position) = try source.load(mode: .browse, text: "", scope: ScopeChoice.countryScopes[0], locating: nil)
+        #expect(position == nil)
+        #expect(layout.count >= 245)
+        #expect(layout.sections.first?.title == "A")
+        #expect(layout.indexTitles.first == "A")
+        #expect(layout.indexTitles == layout.sections.map(\.title))
+        #expect(layout.summary == "\(layout.count) countries")
+        // No country starts with X: X jumps to the next section, Y.
+        #expect(!layout.indexTitles.contains("X"))
+        let x = try #require(layout.jumpTable["X"])
+        #expect(layout.sections[x].title == "Y")
+        let rows = try source.rows(0..<3)
+        #expect(rows[0]?.cells.first == "Afghanistan")
+        #expect(rows[1]?.cells.first == "Åland Islands")
+    }
+
+    @Test("Searching is prefix, case and diacritic insensitive, with the library's summary")
+    func searchCountries() throws {
+        let source = try InteractiveSources.source(for: .countries, catalogue: Self.catalogue)
+        let expected = try Self.catalogue.search(CatalogueSearch.countries(matching: "co"), limit: nil)
+        let (layout, _) = try source.load(mode: .search, text: "co", scope: ScopeChoice.countryScopes[0], locating: nil)
+        #expect(layout.count == expected.totalCount)
+        #expect(layout.summary == expected.summary)
+        #expect(layout.sections.isEmpty && layout.indexTitles.isEmpty)
+        let names = try source.rows(0..<layout.count).sorted { $0.key < $1.key }.map { $0.value.cells[0] }
+        #expect(names == expected.records.map(\.name))
+
+        let capital = try source.load(mode: .search, text: "BOGOTA", scope: ScopeChoice.countryScopes[1], locating: nil)
+        #expect(capital.layout.summary == "1 item found")
+        #expect(try source.rows(0..<1)[0]?.cells == ["Bogotá", "Colombia", "49,648,685"])
+
+        let none = try source.load(mode: .search, text: "bog", scope: ScopeChoice.countryScopes[0], locating: nil)
+        #expect(none.layout.summary == "No items found")
+    }
+
+    @Test("A record is located by id across modes and scopes")
+    func locating() throws {
+        let source = try InteractiveSources.source(for: .countries, catalogue: Self.catalogue)
+        let search = try source.load(mode: .search, text: "colombia", scope: ScopeChoice.countryScopes[0], locating: nil)
+        #expect(search.layout.count == 1)
+        let id = try #require(try source.rows(0..<1)[0]?.id)
+        let browse = try source.load(mode: .browse, text: "", scope: ScopeChoice.countryScopes[1], locating: id)
+        let position = try #require(browse.position)
+        let section = browse.layout.section(containing: position)
+        #expect(browse.layout.sections[section].title == "B")  // Bogotá, by capital
+        #expect(try source.rows(position..<(position + 1))[position]?.cells.first == "Bogotá")
+
+        // Beyond the first window of a search.
+        let all = try source.load(mode: .search, text: "", scope: ScopeChoice.countryScopes[0], locating: nil)
+        let lastID = try #require(try source.rows((all.layout.count - 1)..<all.layout.count)[all.layout.count - 1]?.id)
+        let again = try source.load(mode: .search, text: "", scope: ScopeChoice.countryScopes[0], locating: lastID)
+        #expect(again.position == all.layout.count - 1)
+    }
+
+    @Test("Products: All and one scope per type; a type scope filters browse and search")
+    func products() throws {
+        let source = try InteractiveSources.source(for: .products, catalogue: Self.catalogue)
+        #expect(source.scopes.first == ScopeChoice(title: "All", key: "all"))
+        #expect(source.scopes.contains(ScopeChoice(title: "Device", key: "device")))
+        let device = try #require(source.scopes.first { $0.key == "device" })
+        let (layout, _) = try source.load(mode: .browse, text: "", scope: device, locating: nil)
+        let rows = try source.rows(0..<layout.count)
+        #expect(!rows.isEmpty && rows.values.allSatisfy { $0.cells[1] == "device" })
+        let search = try source.load(mode: .search, text: "ipa", scope: device, locating: nil)
+        #expect(search.layout.summary == "2 items found")
+        #expect(try source.rows(0..<2).values.map { $0.cells[0] }.sorted() == ["iPad", "iPad mini"])
+    }
+
+    @Test("Detail views: the show command's facts, title apart")
+    func detail() throws {
+        let source = try InteractiveSources.source(for: .countries, catalogue: Self.catalogue)
+        _ = try source.load(mode: .search, text: "colombia", scope: ScopeChoice.countryScopes[0], locating: nil)
+        let detail = try #require(try source.detail(at: 0, width: 78))
+        #expect(detail.title == "Colombia")
+        #expect(detail.lines.first == "Republic of Colombia")
+        let text = detail.lines.joined(separator: "\n")
+        for fact in ["Capital", "Bogotá", "South America", "Population", "49,648,685", "Area", "Currency", "Languages"] {
+            #expect(text.contains(fact), "\(fact)")
+        }
+        #expect(try source.detail(at: 5, width: 78) == nil)
+
+        let products = try InteractiveSources.source(for: .products, catalogue: Self.catalogue)
+        _ = try products.load(mode: .search, text: "ipad mini", scope: products.scopes[0], locating: nil)
+        let product = try #require(try products.detail(at: 0, width: 78))
+        #expect(product.title == "iPad mini")
+        #expect(product.lines.first?.hasPrefix("ID ") == true)
+        #expect(product.lines.joined().contains("659.00"))
+        #expect(InteractiveSources.bodyLines("Title\n\nA  1\n\nB  2") == ["A  1", "", "B  2"])
+    }
+}

@@ -1,0 +1,208 @@
+import Testing
+@testable import catalogue
+
+@Suite("InteractiveState: the reducer, without a terminal")
+struct InteractiveStateTests {
+    @Test("/ starts an empty search; typing and editing reload from the top")
+    func typing() {
+        var state = InteractiveFixtures.browsingState()
+        state.select(30)
+        #expect(state.handle(.character("/")) == .reload(keepSelection: false))
+        #expect(state.isSearching && state.searchText.isEmpty)
+        #expect(state.handle(.character("c")) == .reload(keepSelection: false))
+        #expect(state.handle(.character("ô")) == .reload(keepSelection: false))
+        #expect(state.searchText == "cô")
+        #expect(state.handle(.backspace) == .reload(keepSelection: false))
+        #expect(state.searchText == "c")
+        _ = state.handle(.character(" "))
+        _ = state.handle(.character("d"))
+        #expect(state.handle(.control("w")) == .reload(keepSelection: false))
+        #expect(state.searchText == "c ")
+        #expect(state.handle(.control("u")) == .reload(keepSelection: false))
+        #expect(state.searchText.isEmpty)
+        #expect(state.handle(.backspace) == .none)
+        #expect(state.handle(.control("u")) == .none)
+    }
+
+    @Test("A combining accent typed after its letter joins it")
+    func combining() {
+        var state = InteractiveFixtures.searchingState(text: "bogota")
+        _ = state.handle(.character("\u{301}"))
+        #expect(state.searchText == "bogotá")
+        _ = state.handle(.backspace)
+        #expect(state.searchText == "bogot")
+    }
+
+    @Test("In search mode q and letters are text; in browse mode q quits and letters jump")
+    func lettersByMode() {
+        var search = InteractiveFixtures.searchingState(text: "")
+        #expect(search.handle(.character("q")) == .reload(keepSelection: false))
+        #expect(search.searchText == "q")
+        var browse = InteractiveFixtures.browsingState()
+        #expect(browse.handle(.character("q")) == .quit)
+        #expect(browse.handle(.character("c")) == .render)
+        #expect(browse.selection == 36)
+        #expect(!browse.isSearching && browse.searchText.isEmpty)
+    }
+
+    @Test("Ctrl-C, Ctrl-D and F10 quit in every mode, also over the detail view")
+    func quitKeys() {
+        for key in [Key.interrupt, .endOfInput, .function(10)] {
+            var browse = InteractiveFixtures.browsingState()
+            #expect(browse.handle(key) == .quit)
+            var search = InteractiveFixtures.searchingState()
+            #expect(search.handle(key) == .quit)
+            search.detail = DetailContent(title: "Colombia", lines: [])
+            #expect(search.handle(key) == .quit)
+        }
+        var state = InteractiveFixtures.browsingState()
+        #expect(state.handle(.control("z")) == .suspend)
+        #expect(state.handle(.control("l")) == .render)
+    }
+
+    @Test("Esc ends the search, clears it and keeps the selected record")
+    func escapeEndsSearch() {
+        var state = InteractiveFixtures.searchingState()
+        #expect(state.handle(.escape) == .reload(keepSelection: true))
+        #expect(!state.isSearching && state.searchText.isEmpty)
+        var browse = InteractiveFixtures.browsingState()
+        #expect(browse.handle(.escape) == .none)
+    }
+
+    @Test("Tab and Shift-Tab cycle the scopes both ways, wrapping")
+    func scopes() {
+        var state = InteractiveState(entity: .products, scopes: ScopeChoice.productScopes(types: ["birthdays", "device"]))
+        #expect(state.scopes.map(\.title) == ["All", "Birthdays", "Device"])
+        #expect(state.handle(.tab) == .reload(keepSelection: true))
+        #expect(state.scope.key == "birthdays")
+        _ = state.handle(.tab)
+        _ = state.handle(.tab)
+        #expect(state.scope.key == "all")
+        _ = state.handle(.shiftTab)
+        #expect(state.scope.key == "device")
+        state.mode = .search
+        #expect(state.handle(.tab) == .reload(keepSelection: false))
+        var single = InteractiveState(entity: .products, scopes: ScopeChoice.productScopes(types: []))
+        #expect(single.handle(.tab) == .none)
+    }
+
+    @Test("Letters jump to their section, or the nearest following one; # to the last")
+    func jumps() {
+        var state = InteractiveFixtures.browsingState()
+        _ = state.handle(.character("b"))
+        #expect(state.selection == 16)
+        #expect(state.scrollTop == state.list.headerLine(ofSection: 1))
+        _ = state.handle(.character("E"))  // no E: Y
+        #expect(state.selection == 63)
+        _ = state.handle(.character("#"))  // no #: the last section, Z
+        #expect(state.selection == 64)
+        #expect(state.scrollTop == state.list.totalLines - state.listHeight)  // clamped at the end
+        #expect(state.handle(.character("é")) == .none)
+        #expect(state.handle(.character("1")) == .none)
+    }
+
+    @Test("Up/Down, PgUp/PgDn, Home/End move within the list; moving at an end does nothing")
+    func movement() {
+        var state = InteractiveFixtures.browsingState()
+        #expect(state.handle(.up) == .none)
+        #expect(state.handle(.down) == .render)
+        #expect(state.selection == 1)
+        _ = state.handle(.pageDown)
+        #expect(state.selection == 1 + state.pageStep)
+        _ = state.handle(.pageUp)
+        #expect(state.selection == 1)
+        _ = state.handle(.end)
+        #expect(state.selection == 65)
+        #expect(state.handle(.down) == .none)
+        #expect(state.handle(.pageDown) == .none)
+        _ = state.handle(.home)
+        #expect(state.selection == 0 && state.scrollTop == 0)
+    }
+
+    @Test("The selection stays on screen; a section's first row brings its header")
+    func scrolling() {
+        var state = InteractiveFixtures.browsingState()
+        for _ in 0..<17 { _ = state.handle(.down) }
+        // Record 17 (B's second) is display line 19: the last visible line of 0..<19 is 18.
+        #expect(state.selection == 17)
+        #expect(state.scrollTop == 1)
+        _ = state.handle(.up)  // B's first row: its header (line 17) stays visible
+        #expect(state.scrollTop == 1)
+        for _ in 0..<3 { _ = state.handle(.up) }
+        #expect(state.selection == 13)
+        #expect(state.scrollTop == 1)
+        state.select(0)
+        #expect(state.scrollTop == 0)  // the header of A
+    }
+
+    @Test("Empty lists: nothing moves, Enter does nothing")
+    func emptyList() {
+        var state = InteractiveFixtures.searchingState(text: "zz", count: 0)
+        #expect(state.handle(.down) == .none)
+        #expect(state.handle(.enter) == .none)
+        #expect(state.handle(.end) == .none)
+        #expect(state.selection == 0 && state.scrollTop == 0)
+    }
+
+    @Test("Enter opens the detail view; Esc, Enter or q closes it; arrows scroll it")
+    func detail() {
+        var state = InteractiveFixtures.searchingState()
+        #expect(state.handle(.enter) == .openDetail)
+        state.detail = DetailContent(title: "Colombia", lines: (0..<30).map { "line \($0)" })
+        #expect(state.handle(.down) == .render)
+        #expect(state.detailScroll == 1)
+        _ = state.handle(.end)
+        #expect(state.detailScroll == 30 - state.detailHeight)
+        #expect(state.handle(.pageDown) == .none)
+        #expect(state.handle(.character("x")) == .none)
+        #expect(state.selection == 0)
+        for key in [Key.escape, .enter, .character("q")] {
+            state.detail = DetailContent(title: "Colombia", lines: [])
+            #expect(state.handle(key) == .render)
+            #expect(state.detail == nil && state.isSearching)
+        }
+    }
+
+    @Test("apply clamps the selection and puts a located record a third of the way down")
+    func apply() {
+        var state = InteractiveFixtures.browsingState()
+        state.select(60)
+        state.apply(InteractiveFixtures.searchLayout(count: 5))
+        #expect(state.selection == 4)
+        state.apply(InteractiveFixtures.browseLayout([("A", 16), ("B", 20), ("C", 23)]), selecting: 40)
+        #expect(state.selection == 40)
+        let line = state.list.displayLine(ofRecord: 40)
+        #expect(state.scrollTop == line - state.listHeight / 3)
+        state.apply(InteractiveFixtures.searchLayout(count: 0), selecting: 3)
+        #expect(state.selection == 0 && state.scrollTop == 0 && state.selectedID == nil)
+    }
+
+    @Test("Resizing keeps the selection visible")
+    func resize() {
+        var state = InteractiveFixtures.browsingState()
+        state.select(18)
+        state.resize(ScreenSize(rows: 10, columns: 60))
+        #expect(state.listHeight == 5)
+        let line = state.list.displayLine(ofRecord: 18)
+        #expect((state.scrollTop..<(state.scrollTop + state.listHeight)).contains(line))
+    }
+
+    @Test("Saved state round trip: mode, text, scope, selection; unknown scope falls back")
+    func savedState() {
+        var state = InteractiveFixtures.searchingState(text: "bog")
+        state.scopeIndex = 1
+        state.select(3)
+        state.selectedID = 48
+        let saved = state.saved
+        #expect(saved == SavedInteractiveState(
+            searchActive: true, searchText: "bog", scope: "capital", selectedID: 48, selectedPosition: 3))
+        var restored = InteractiveState(entity: .countries, scopes: ScopeChoice.countryScopes)
+        restored.restore(saved)
+        #expect(restored.isSearching && restored.searchText == "bog" && restored.scope.key == "capital")
+        #expect(restored.selection == 3 && restored.selectedID == 48)
+        var products = InteractiveState(entity: .products, scopes: ScopeChoice.productScopes(types: ["device"]))
+        products.restore(SavedInteractiveState(
+            searchActive: false, searchText: "", scope: "toys", selectedID: nil, selectedPosition: -2))
+        #expect(products.scopeIndex == 0 && products.selection == 0)
+    }
+}
