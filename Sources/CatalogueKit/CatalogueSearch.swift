@@ -31,7 +31,7 @@ public enum CatalogueSearch {
         matching text: String, scope: CountryScope = .name, mode: MatchMode = .prefix
     ) -> FetchRequest<Country> {
         let text = normalizedText(text)
-        let order = SortDescriptor.byName
+        let order = FetchSortDescriptor.byName
         guard !text.isEmpty else {
             return FetchRequest(predicate: .true, sortDescriptors: order)
         }
@@ -39,10 +39,10 @@ public enum CatalogueSearch {
         switch mode {
         case .prefix, .contains:
             let op: ComparisonOperator = mode == .prefix ? .beginsWith : .contains
-            let name: Predicate = .comparison(column: "name", operator: op, value: .text(text), options: cd)
+            let name: FetchPredicate = .comparison(column: "name", operator: op, value: .text(text), options: cd)
                 || .anyAlias(operator: op, value: text, options: cd)
-            let capital: Predicate = .comparison(column: "capital", operator: op, value: .text(text), options: cd)
-            let predicate: Predicate = switch scope {
+            let capital: FetchPredicate = .comparison(column: "capital", operator: op, value: .text(text), options: cd)
+            let predicate: FetchPredicate = switch scope {
             case .name: name
             case .capital: capital
             case .any: name || capital
@@ -59,8 +59,8 @@ public enum CatalogueSearch {
             }
             return FetchRequest(predicate: .fullText(pattern), sortDescriptors: [.relevance] + order)
         case .terms:
-            let predicates = terms(in: text).map { term -> Predicate in
-                var alternatives: [Predicate] = [
+            let predicates = terms(in: text).map { term -> FetchPredicate in
+                var alternatives: [FetchPredicate] = [
                     .contains("name", term, options: cd),
                     .contains("capital", term, options: cd),
                 ]
@@ -78,9 +78,9 @@ public enum CatalogueSearch {
         matching text: String, scope: ProductScope = .all, mode: MatchMode = .prefix
     ) -> FetchRequest<Product> {
         let text = normalizedText(text)
-        let order = SortDescriptor.byName
+        let order = FetchSortDescriptor.byName
         let cd = ComparisonOptions.caseAndDiacriticInsensitive
-        var conditions: [Predicate] = []
+        var conditions: [FetchPredicate] = []
         if case .type(let type) = scope {
             conditions.append(.equals("type", type, options: cd))
         }
@@ -100,7 +100,7 @@ public enum CatalogueSearch {
                 }
             case .terms:
                 for term in terms(in: text) {
-                    var alternatives: [Predicate] = [.contains("name", term, options: cd)]
+                    var alternatives: [FetchPredicate] = [.contains("name", term, options: cd)]
                     if let number = Int64(term) {
                         alternatives.append(.equals("year", number))
                         alternatives.append(.equals("price", Double(number)))
@@ -111,7 +111,7 @@ public enum CatalogueSearch {
                 }
             }
         }
-        let predicate: Predicate = conditions.count == 1 ? conditions[0] : .and(conditions)
+        let predicate: FetchPredicate = conditions.count == 1 ? conditions[0] : .and(conditions)
         return FetchRequest(predicate: predicate, sortDescriptors: sort)
     }
 

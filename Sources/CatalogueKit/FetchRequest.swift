@@ -4,7 +4,7 @@
 /// ```swift
 /// var request = FetchRequest<Country>(
 ///     predicate: .beginsWith("name", "bo", options: .caseAndDiacriticInsensitive),
-///     sortDescriptors: SortDescriptor.byName)
+///     sortDescriptors: FetchSortDescriptor.byName)
 /// request.fetchLimit = 50
 /// let countries = try catalogue.read { db in try db.fetch(request) }  // Bolivia, Bosnia…, Botswana…
 /// ```
@@ -13,9 +13,9 @@
 /// running it again with new text re-binds the cached prepared statement.
 public struct FetchRequest<R: Record>: Sendable, Hashable {
     /// Which records (all by default).
-    public var predicate: Predicate
+    public var predicate: FetchPredicate
     /// The order; rows that tie on every descriptor come in id order.
-    public var sortDescriptors: [SortDescriptor]
+    public var sortDescriptors: [FetchSortDescriptor]
     /// At most this many records (nil: no limit).
     public var fetchLimit: Int?
     /// Skip this many records first.
@@ -24,8 +24,8 @@ public struct FetchRequest<R: Record>: Sendable, Hashable {
     public var fetchBatchSize: Int
 
     public init(
-        predicate: Predicate = .true,
-        sortDescriptors: [SortDescriptor] = [SortDescriptor("id")],
+        predicate: FetchPredicate = .true,
+        sortDescriptors: [FetchSortDescriptor] = [FetchSortDescriptor("id")],
         fetchLimit: Int? = nil,
         fetchOffset: Int = 0,
         fetchBatchSize: Int = 0
@@ -85,7 +85,7 @@ public struct FetchRequest<R: Record>: Sendable, Hashable {
         var rankTable: String?
         if joiningFullText || sortDescriptors.contains(where: { $0.column == nil }) {
             guard let fts = schema.fullTextTable else { throw FetchRequestError.noFullTextTable(table: schema.table) }
-            var conjuncts: [Predicate]
+            var conjuncts: [FetchPredicate]
             if case .and(let predicates) = predicate { conjuncts = predicates } else { conjuncts = [predicate] }
             guard let index = conjuncts.firstIndex(where: { if case .fullText = $0 { true } else { false } }),
                   case .fullText(let pattern) = conjuncts[index]

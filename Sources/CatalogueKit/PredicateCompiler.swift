@@ -1,6 +1,6 @@
 import Foundation
 
-/// Compiles a ``Predicate`` into an SQL condition on one record table.
+/// Compiles a ``FetchPredicate`` into an SQL condition on one record table.
 ///
 /// The only place where predicates become SQL. Column names are checked against the schema
 /// (so a `%K` from user input cannot inject SQL); every value is a bound argument.
@@ -13,7 +13,7 @@ struct PredicateCompiler {
     private static let flatListLimit = 64
 
     /// Appends the condition for `predicate` to `sql`.
-    func compile(_ predicate: Predicate, into sql: inout SQLBuilder) throws {
+    func compile(_ predicate: FetchPredicate, into sql: inout SQLBuilder) throws {
         switch predicate {
         case .true:
             sql.append("1")
@@ -84,14 +84,14 @@ struct PredicateCompiler {
     }
 
     /// The predicate as a standalone fragment.
-    func compile(_ predicate: Predicate) throws -> SQLFragment {
+    func compile(_ predicate: FetchPredicate) throws -> SQLFragment {
         var sql = SQLBuilder()
         try compile(predicate, into: &sql)
         return sql.fragment()
     }
 
     private func join(
-        _ predicates: ArraySlice<Predicate>, separator: String, empty: String, into sql: inout SQLBuilder
+        _ predicates: ArraySlice<FetchPredicate>, separator: String, empty: String, into sql: inout SQLBuilder
     ) throws {
         guard !predicates.isEmpty else {
             sql.append(empty)

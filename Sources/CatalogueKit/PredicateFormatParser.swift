@@ -1,7 +1,7 @@
 /// A predicate format string could not be parsed.
 ///
 /// ```swift
-/// do { _ = try Predicate(format: "name BEGINSWITH") }
+/// do { _ = try FetchPredicate(format: "name BEGINSWITH") }
 /// catch let error as PredicateFormatError {
 ///     print(error)  // at position 16 of "name BEGINSWITH": expected a value, found the end
 /// }
@@ -21,7 +21,7 @@ public struct PredicateFormatError: Error, Sendable, Hashable, CustomStringConve
     }
 }
 
-extension Predicate {
+extension FetchPredicate {
     /// Parses an NSPredicate format string.
     ///
     /// Supported: comparisons `==` `=` `!=` `<>` `<` `<=` `=<` `>` `>=` `=>`, `BEGINSWITH`,
@@ -32,9 +32,9 @@ extension Predicate {
     /// case-insensitive.
     ///
     /// ```swift
-    /// let predicate = try Predicate(format: "%K BEGINSWITH[cd] %@", "name", "bog")
-    /// let both = try Predicate(format: "(name CONTAINS[c] 'land') AND NOT population < %@", 1_000_000)
-    /// let listed = try Predicate(format: "code IN %@", ["FR", "DE"])
+    /// let predicate = try FetchPredicate(format: "%K BEGINSWITH[cd] %@", "name", "bog")
+    /// let both = try FetchPredicate(format: "(name CONTAINS[c] 'land') AND NOT population < %@", 1_000_000)
+    /// let listed = try FetchPredicate(format: "code IN %@", ["FR", "DE"])
     /// ```
     ///
     /// Throws ``PredicateFormatError`` (with the position and what was expected) for bad format
@@ -64,7 +64,7 @@ struct PredicateFormatParser {
         self.arguments = arguments
     }
 
-    mutating func parse() throws -> Predicate {
+    mutating func parse() throws -> FetchPredicate {
         let predicate = try parseOr()
         skipWhitespace()
         guard position == characters.count else {
@@ -80,7 +80,7 @@ struct PredicateFormatParser {
 
     // MARK: - Grammar
 
-    private mutating func parseOr() throws -> Predicate {
+    private mutating func parseOr() throws -> FetchPredicate {
         var alternatives = [try parseAnd()]
         while consumeKeyword("OR") || consumeSymbol("||") {
             alternatives.append(try parseAnd())
@@ -88,7 +88,7 @@ struct PredicateFormatParser {
         return alternatives.count == 1 ? alternatives[0] : .or(alternatives)
     }
 
-    private mutating func parseAnd() throws -> Predicate {
+    private mutating func parseAnd() throws -> FetchPredicate {
         var conjuncts = [try parseNot()]
         while consumeKeyword("AND") || consumeSymbol("&&") {
             conjuncts.append(try parseNot())
@@ -96,7 +96,7 @@ struct PredicateFormatParser {
         return conjuncts.count == 1 ? conjuncts[0] : .and(conjuncts)
     }
 
-    private mutating func parseNot() throws -> Predicate {
+    private mutating func parseNot() throws -> FetchPredicate {
         if consumeKeyword("NOT") {
             return .not(try parseNot())
         }
@@ -108,7 +108,7 @@ struct PredicateFormatParser {
         return try parsePrimary()
     }
 
-    private mutating func parsePrimary() throws -> Predicate {
+    private mutating func parsePrimary() throws -> FetchPredicate {
         if consumeSymbol("(") {
             let inner = try parseOr()
             guard consumeSymbol(")") else { throw error(expected: "')'") }
@@ -119,7 +119,7 @@ struct PredicateFormatParser {
         return try parseComparison()
     }
 
-    private mutating func parseComparison() throws -> Predicate {
+    private mutating func parseComparison() throws -> FetchPredicate {
         let column = try parseKey()
         skipWhitespace()
         let operatorPosition = position

@@ -14,19 +14,19 @@ enum BrowseScope {
         } ?? .name
         switch scope {
         case .name, .any:
-            return FetchRequest(sortDescriptors: SortDescriptor.byName)
+            return FetchRequest(sortDescriptors: FetchSortDescriptor.byName)
         case .capital:
             return FetchRequest(
                 predicate: .notEquals("capital", nil),
                 sortDescriptors: [
-                    SortDescriptor("capital", options: .caseAndDiacriticInsensitive), SortDescriptor("capital"), SortDescriptor("id"),
+                    FetchSortDescriptor("capital", options: .caseAndDiacriticInsensitive), FetchSortDescriptor("capital"), FetchSortDescriptor("id"),
                 ])
         }
     }
 
     /// Products of every type, or of one type (checked against the catalogue's types).
     static func productRequest(scope: String?, catalogue: Catalogue) throws -> FetchRequest<Product> {
-        var request = FetchRequest<Product>(sortDescriptors: SortDescriptor.byName)
+        var request = FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName)
         if let scope, case .type(let type) = ProductScope(parsing: scope) {
             let types = try catalogue.productTypes()
             guard types.contains(where: { Folding.fold($0) == Folding.fold(type) }) else {

@@ -68,7 +68,7 @@ struct FetchRequestTests {
         // name and capital have folded keys; official_name and continent fold in SQL.
         for column in ["name", "capital", "official_name", "continent"] {
             for operand in ["Bo", "CÔTE", "land", "São", "é", "Republic", "EUROPE", "Mariehamn", "Ålan"] {
-                let predicate: Predicate = .comparison(column: column, operator: op, value: .text(operand), options: options)
+                let predicate: FetchPredicate = .comparison(column: column, operator: op, value: .text(operand), options: options)
                 let found = Set(try catalogue.read { try $0.fetchIDs(FetchRequest<Country>(predicate: predicate)) })
                 let expected = Set(countries.filter { Self.oracle(Self.value(of: $0, column), op, operand, options) }.compactMap(\.id))
                 #expect(found == expected, "\(column) \(op.rawValue)\(options.formatModifier) \(operand)")
@@ -78,7 +78,7 @@ struct FetchRequestTests {
 
     @Test("Known rows for [c], [d] and [cd] on keyed and unkeyed columns")
     func knownRows() throws {
-        func codes(_ predicate: Predicate) throws -> Set<String> {
+        func codes(_ predicate: FetchPredicate) throws -> Set<String> {
             Set(try catalogue.records(FetchRequest<Country>(predicate: predicate)).map(\.code))
         }
         #expect(try codes(.beginsWith("name", "CÔTE", options: .caseInsensitive)) == ["CI"])
@@ -108,7 +108,7 @@ struct FetchRequestTests {
 
     @Test("Numeric comparisons, between and in")
     func numericComparisons() throws {
-        func ids(_ predicate: Predicate) throws -> Set<Int64> {
+        func ids(_ predicate: FetchPredicate) throws -> Set<Int64> {
             Set(try catalogue.read { try $0.fetchIDs(FetchRequest<Country>(predicate: predicate)) })
         }
         func expected(_ filter: (Int64) -> Bool) -> Set<Int64> {
@@ -125,7 +125,7 @@ struct FetchRequestTests {
     }
 
     @Test("%, _, \\, ' and \" in text match literally", arguments: [
-        (Predicate.beginsWith("name", "100%"), ["100% cotton"]),
+        (FetchPredicate.beginsWith("name", "100%"), ["100% cotton"]),
         (.contains("name", "%"), ["100% cotton"]),
         (.contains("name", "_"), ["snake_case"]),
         (.beginsWith("name", "snake_", options: cd), ["snake_case"]),
@@ -138,7 +138,7 @@ struct FetchRequestTests {
         (.endsWith("name", "\"hi\"", options: .diacriticInsensitive), ["say \"hi\""]),
         (.contains("name", "%_"), []),
     ])
-    func wildcardsAreLiteral(predicate: Predicate, expected: [String]) throws {
+    func wildcardsAreLiteral(predicate: FetchPredicate, expected: [String]) throws {
         let catalogue = try emptyCatalogue()
         try catalogue.write { db in
             for name in ["100% cotton", "100 cotton", "1000 cotton", "snake_case", "snakeXcase", "back\\slash",
@@ -174,7 +174,7 @@ struct FetchRequestTests {
 
     @Test("Limit and offset are bound; fetchCount ignores them")
     func limitAndOffset() throws {
-        var request = FetchRequest<Country>(predicate: .contains("name", "an", options: Self.cd), sortDescriptors: SortDescriptor.byName)
+        var request = FetchRequest<Country>(predicate: .contains("name", "an", options: Self.cd), sortDescriptors: FetchSortDescriptor.byName)
         let all = try catalogue.records(request)
         #expect(all.count > 20)
         request.fetchLimit = 5
@@ -196,7 +196,7 @@ struct FetchRequestTests {
 
     @Test("fetchFirst and fetchIDs follow the request's order")
     func firstAndIDs() throws {
-        let request = FetchRequest<Country>(predicate: .beginsWith("name", "bo", options: Self.cd), sortDescriptors: SortDescriptor.byName)
+        let request = FetchRequest<Country>(predicate: .beginsWith("name", "bo", options: Self.cd), sortDescriptors: FetchSortDescriptor.byName)
         let records = try catalogue.records(request)
         #expect(records.map(\.name) == ["Bolivia", "Bonaire, Sint Eustatius and Saba", "Bosnia and Herzegovina", "Botswana", "Bouvet Island"])
         #expect(try catalogue.read { try $0.fetchFirst(request) }?.name == "Bolivia")
@@ -214,7 +214,7 @@ struct FetchRequestTests {
             try catalogue.read { try $0.fetchCount(FetchRequest<Country>(predicate: .beginsWith("colour", "r", options: Self.cd))) }
         }
         #expect(throws: FetchRequestError.unknownColumn("colour", table: "country", known: known)) {
-            try FetchRequest<Country>(sortDescriptors: [SortDescriptor("colour")]).selectSQL()
+            try FetchRequest<Country>(sortDescriptors: [FetchSortDescriptor("colour")]).selectSQL()
         }
     }
 

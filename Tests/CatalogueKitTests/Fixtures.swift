@@ -3,11 +3,6 @@ import Foundation
 
 // Helpers shared by the CatalogueKit tests.
 
-/// CatalogueKit's predicate, not Foundation's `Predicate` macro type.
-typealias Predicate = CatalogueKit.Predicate
-/// CatalogueKit's sort descriptor, not Foundation's.
-typealias SortDescriptor = CatalogueKit.SortDescriptor
-
 /// A new private in-memory catalogue, migrated and seeded.
 func seededCatalogue() throws -> Catalogue {
     try Catalogue(path: ":memory:")

@@ -107,7 +107,7 @@ struct HostRecordTypeTests {
     @Test("BEGINSWITH[cd] is an index range scan on the app's key")
     func beginsWith() throws {
         let request = FetchRequest<City>(predicate: .beginsWith("name", "SAO", options: .caseAndDiacriticInsensitive),
-                                         sortDescriptors: SortDescriptor.byName)
+                                         sortDescriptors: FetchSortDescriptor.byName)
         #expect(try request.selectSQL().sql.contains("WHERE city.name_key >= ? AND city.name_key < ? ORDER BY city.name_key, city.name, city.id"))
         #expect(try names(request) == ["Sao Bernardo do Campo", "São Paulo", "São Tomé"])
         let plan = try catalogue.read { db in try db.explainQueryPlan(request) }
@@ -119,7 +119,7 @@ struct HostRecordTypeTests {
     @Test("Other predicates: contains, equality, numbers, compound")
     func predicates() throws {
         let cd = ComparisonOptions.caseAndDiacriticInsensitive
-        #expect(try names(FetchRequest<City>(predicate: .contains("name", "PARIS", options: cd), sortDescriptors: SortDescriptor.byName))
+        #expect(try names(FetchRequest<City>(predicate: .contains("name", "PARIS", options: cd), sortDescriptors: FetchSortDescriptor.byName))
             == ["New Paris", "Paris", "Paris"])
         #expect(try names(FetchRequest<City>(predicate: .equals("name", "yaounde", options: cd))) == ["Yaoundé"])
         #expect(try names(FetchRequest<City>(predicate: .equals("country_code", "US") && .greaterThan("population", 10_000))) == ["Paris"])
@@ -132,7 +132,7 @@ struct HostRecordTypeTests {
     @Test("Full-text search with relevance order")
     func fullText() throws {
         let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "paris"))
-        let request = FetchRequest<City>(predicate: .fullText(pattern), sortDescriptors: [.relevance] + SortDescriptor.byName)
+        let request = FetchRequest<City>(predicate: .fullText(pattern), sortDescriptors: [.relevance] + FetchSortDescriptor.byName)
         #expect(try request.selectSQL().sql.contains("FROM city_fts JOIN city ON city.id = city_fts.rowid WHERE city_fts MATCH ? ORDER BY city_fts.rank"))
         let found = try catalogue.records(request)
         #expect(found.count == 3)
@@ -154,7 +154,7 @@ struct HostRecordTypeTests {
     @Test("Re-running a request with new text re-binds the cached statement")
     func cachedRebinding() throws {
         func request(_ text: String) -> FetchRequest<City> {
-            FetchRequest(predicate: .beginsWith("name", text, options: .caseAndDiacriticInsensitive), sortDescriptors: SortDescriptor.byName)
+            FetchRequest(predicate: .beginsWith("name", text, options: .caseAndDiacriticInsensitive), sortDescriptors: FetchSortDescriptor.byName)
         }
         let (compiledBefore, compiledAfter, reprepared, results) = try catalogue.database.inDatabase { db in
             _ = try db.fetch(request("x"))

@@ -3,16 +3,16 @@ import Foundation
 import Testing
 
 /// The SQL and arguments each predicate compiles to. Rows are checked in FetchRequestTests.
-@Suite("Predicate compiler")
+@Suite("FetchPredicate compiler")
 struct PredicateCompilerTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let label: String
-        let predicate: Predicate
+        let predicate: FetchPredicate
         let sql: String
         let arguments: [DatabaseValue]
         var testDescription: String { label }
 
-        init(_ label: String, _ predicate: Predicate, _ sql: String, _ arguments: [DatabaseValue] = []) {
+        init(_ label: String, _ predicate: FetchPredicate, _ sql: String, _ arguments: [DatabaseValue] = []) {
             self.label = label
             self.predicate = predicate
             self.sql = sql
@@ -96,7 +96,7 @@ struct PredicateCompilerTests {
              "country.id IN (SELECT rowid FROM country_fts WHERE country_fts MATCH ?)", [.text("\"united\"* \"ki\"*")]),
     ]
 
-    func compile(_ predicate: Predicate, schema: RecordSchema = Country.schema) throws -> SQLFragment {
+    func compile(_ predicate: FetchPredicate, schema: RecordSchema = Country.schema) throws -> SQLFragment {
         try PredicateCompiler(schema: schema).compile(predicate)
     }
 
@@ -136,9 +136,9 @@ struct PredicateCompilerTests {
 
     @Test("&&, || and ! build flat and/or lists")
     func operators() {
-        let a: Predicate = .equals("code", "A")
-        let b: Predicate = .equals("code", "B")
-        let c: Predicate = .equals("code", "C")
+        let a: FetchPredicate = .equals("code", "A")
+        let b: FetchPredicate = .equals("code", "B")
+        let c: FetchPredicate = .equals("code", "C")
         #expect((a && b && c) == .and([a, b, c]))
         #expect((a || b || c) == .or([a, b, c]))
         #expect(((a && b) && (b && c)) == .and([a, b, b, c]))
@@ -149,8 +149,8 @@ struct PredicateCompilerTests {
     func longLists() throws {
         let catalogue = try seededCatalogue()
         let codes = (0..<3_000).map { "Q\($0)" }
-        let notAny: Predicate = .and(codes.map { .notEquals("code", $0) })
-        let anyOf: Predicate = .or(codes.map { .equals("code", $0) } + [.equals("code", "CI")])
+        let notAny: FetchPredicate = .and(codes.map { .notEquals("code", $0) })
+        let anyOf: FetchPredicate = .or(codes.map { .equals("code", $0) } + [.equals("code", "CI")])
         #expect(try catalogue.read { try $0.fetchCount(FetchRequest<Country>(predicate: notAny)) } == catalogue.rowCount("country"))
         #expect(try catalogue.records(FetchRequest<Country>(predicate: anyOf)).map(\.code) == ["CI"])
         // Short lists stay flat.

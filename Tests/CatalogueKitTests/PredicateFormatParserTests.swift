@@ -1,13 +1,13 @@
 import Testing
 @testable import CatalogueKit
 
-@Suite("Predicate format strings")
+@Suite("FetchPredicate format strings")
 struct PredicateFormatParserTests {
     let cd = ComparisonOptions.caseAndDiacriticInsensitive
 
     @Test("%K BEGINSWITH[cd] %@ substitutes key and value")
     func beginsWithSubstitution() throws {
-        let predicate = try Predicate(format: "%K BEGINSWITH[cd] %@", "name", "bog")
+        let predicate = try FetchPredicate(format: "%K BEGINSWITH[cd] %@", "name", "bog")
         #expect(predicate == .comparison(column: "name", operator: .beginsWith, value: .text("bog"), options: cd))
     }
 
@@ -18,24 +18,24 @@ struct PredicateFormatParserTests {
         ("beginswith", .beginsWith), ("ENDSWITH", .endsWith), ("CONTAINS", .contains), ("contains", .contains),
     ])
     func operators(symbol: String, expected: ComparisonOperator) throws {
-        let predicate = try Predicate(format: "year \(symbol) 2007")
+        let predicate = try FetchPredicate(format: "year \(symbol) 2007")
         #expect(predicate == .comparison(column: "year", operator: expected, value: .integer(2007), options: []))
     }
 
     @Test("Options [c], [d], [cd], [dc]")
     func options() throws {
-        #expect(try Predicate(format: "name CONTAINS[c] 'a'")
+        #expect(try FetchPredicate(format: "name CONTAINS[c] 'a'")
             == .comparison(column: "name", operator: .contains, value: .text("a"), options: .caseInsensitive))
-        #expect(try Predicate(format: "name ==[d] 'a'")
+        #expect(try FetchPredicate(format: "name ==[d] 'a'")
             == .comparison(column: "name", operator: .equal, value: .text("a"), options: .diacriticInsensitive))
-        #expect(try Predicate(format: "name ENDSWITH[dc] 'a'")
+        #expect(try FetchPredicate(format: "name ENDSWITH[dc] 'a'")
             == .comparison(column: "name", operator: .endsWith, value: .text("a"), options: cd))
     }
 
     @Test("AND binds tighter than OR; NOT and parentheses")
     func precedence() throws {
-        let predicate = try Predicate(format: "a == 1 OR b == 2 AND NOT (c == 3 || d == 4)")
-        let expected: Predicate = .or([
+        let predicate = try FetchPredicate(format: "a == 1 OR b == 2 AND NOT (c == 3 || d == 4)")
+        let expected: FetchPredicate = .or([
             .comparison(column: "a", operator: .equal, value: .integer(1), options: []),
             .and([
                 .comparison(column: "b", operator: .equal, value: .integer(2), options: []),
@@ -46,41 +46,41 @@ struct PredicateFormatParserTests {
             ]),
         ])
         #expect(predicate == expected)
-        #expect(try Predicate(format: "!(a == 1) && b != nil")
+        #expect(try FetchPredicate(format: "!(a == 1) && b != nil")
             == .and([.not(.comparison(column: "a", operator: .equal, value: .integer(1), options: [])),
                      .comparison(column: "b", operator: .notEqual, value: .null, options: [])]))
     }
 
     @Test("Literals: quoted strings with escapes, numbers, booleans, nil")
     func literals() throws {
-        #expect(try Predicate(format: #"name == "it\"s""#)
+        #expect(try FetchPredicate(format: #"name == "it\"s""#)
             == .comparison(column: "name", operator: .equal, value: .text("it\"s"), options: []))
-        #expect(try Predicate(format: "name == 'Côte d\\'Ivoire'")
+        #expect(try FetchPredicate(format: "name == 'Côte d\\'Ivoire'")
             == .comparison(column: "name", operator: .equal, value: .text("Côte d'Ivoire"), options: []))
-        #expect(try Predicate(format: "price == 599.5")
+        #expect(try FetchPredicate(format: "price == 599.5")
             == .comparison(column: "price", operator: .equal, value: .real(599.5), options: []))
-        #expect(try Predicate(format: "price > -1")
+        #expect(try FetchPredicate(format: "price > -1")
             == .comparison(column: "price", operator: .greaterThan, value: .integer(-1), options: []))
-        #expect(try Predicate(format: "flag == YES AND other == FALSE AND capital == NIL")
+        #expect(try FetchPredicate(format: "flag == YES AND other == FALSE AND capital == NIL")
             == .and([.comparison(column: "flag", operator: .equal, value: .integer(1), options: []),
                      .comparison(column: "other", operator: .equal, value: .integer(0), options: []),
                      .comparison(column: "capital", operator: .equal, value: .null, options: [])]))
-        #expect(try Predicate(format: "TRUEPREDICATE") == .true)
-        #expect(try Predicate(format: "falsepredicate") == .false)
+        #expect(try FetchPredicate(format: "TRUEPREDICATE") == .true)
+        #expect(try FetchPredicate(format: "falsepredicate") == .false)
     }
 
     @Test("IN and BETWEEN with literal lists and array arguments")
     func lists() throws {
-        #expect(try Predicate(format: "code IN {'FR', 'DE'}") == .in(column: "code", values: [.text("FR"), .text("DE")], options: []))
-        #expect(try Predicate(format: "code IN[c] %@", ["fr", "de"]) == .in(column: "code", values: [.text("fr"), .text("de")], options: .caseInsensitive))
-        #expect(try Predicate(format: "year BETWEEN {2000, 2010}") == .between(column: "year", lower: .integer(2000), upper: .integer(2010)))
-        #expect(try Predicate(format: "year BETWEEN %@", [2000, 2010]) == .between(column: "year", lower: .integer(2000), upper: .integer(2010)))
+        #expect(try FetchPredicate(format: "code IN {'FR', 'DE'}") == .in(column: "code", values: [.text("FR"), .text("DE")], options: []))
+        #expect(try FetchPredicate(format: "code IN[c] %@", ["fr", "de"]) == .in(column: "code", values: [.text("fr"), .text("de")], options: .caseInsensitive))
+        #expect(try FetchPredicate(format: "year BETWEEN {2000, 2010}") == .between(column: "year", lower: .integer(2000), upper: .integer(2010)))
+        #expect(try FetchPredicate(format: "year BETWEEN %@", [2000, 2010]) == .between(column: "year", lower: .integer(2000), upper: .integer(2010)))
     }
 
     @Test("Argument types: Int, Double, Bool, String, optional nil")
     func argumentTypes() throws {
         let none: String? = nil
-        let predicate = try Predicate(format: "a == %d AND b == %f AND c == %@ AND d == %@ AND e == %@", 3, 2.5, true, "x", none)
+        let predicate = try FetchPredicate(format: "a == %d AND b == %f AND c == %@ AND d == %@ AND e == %@", 3, 2.5, true, "x", none)
         #expect(predicate == .and([
             .comparison(column: "a", operator: .equal, value: .integer(3), options: []),
             .comparison(column: "b", operator: .equal, value: .real(2.5), options: []),
@@ -104,7 +104,7 @@ struct PredicateFormatParserTests {
     ])
     func badFormat(format: String, position: Int, expected: String) {
         do {
-            _ = try Predicate(format: format)
+            _ = try FetchPredicate(format: format)
             Issue.record("\(format) parsed")
         } catch let error as PredicateFormatError {
             #expect(error.position == position, "\(error)")
@@ -118,20 +118,20 @@ struct PredicateFormatParserTests {
 
     @Test("Wrong arguments: %K needs a String, extra arguments are an error")
     func wrongArguments() {
-        #expect(throws: PredicateFormatError.self) { try Predicate(format: "%K == 1", 42) }
-        #expect(throws: PredicateFormatError.self) { try Predicate(format: "name == %@", "a", "b") }
-        #expect(throws: PredicateFormatError.self) { try Predicate(format: "code IN %@", "FR") }
+        #expect(throws: PredicateFormatError.self) { try FetchPredicate(format: "%K == 1", 42) }
+        #expect(throws: PredicateFormatError.self) { try FetchPredicate(format: "name == %@", "a", "b") }
+        #expect(throws: PredicateFormatError.self) { try FetchPredicate(format: "code IN %@", "FR") }
     }
 
     @Test("A parsed predicate runs against the catalogue like a typed one")
     func runsAgainstCatalogue() throws {
         let catalogue = try Catalogue(path: ":memory:")
-        let parsed = try Predicate(format: "%K BEGINSWITH[cd] %@ AND population > %@", "capital", "BOG", 1_000_000)
+        let parsed = try FetchPredicate(format: "%K BEGINSWITH[cd] %@ AND population > %@", "capital", "BOG", 1_000_000)
         let countries = try catalogue.read { db in
-            try db.fetch(FetchRequest<Country>(predicate: parsed, sortDescriptors: SortDescriptor.byName))
+            try db.fetch(FetchRequest<Country>(predicate: parsed, sortDescriptors: FetchSortDescriptor.byName))
         }
         #expect(countries.map(\.code) == ["CO"])
-        let sqlInjection = try Predicate(format: "name == %@", "x'); DROP TABLE country; --")
+        let sqlInjection = try FetchPredicate(format: "name == %@", "x'); DROP TABLE country; --")
         #expect(try catalogue.read { try $0.fetch(FetchRequest<Country>(predicate: sqlInjection)) }.isEmpty)
         #expect(try catalogue.read { try $0.fetchCount(FetchRequest<Country>()) } >= 245)
     }
@@ -139,7 +139,7 @@ struct PredicateFormatParserTests {
     @Test("A %K naming no column is refused when compiled, never spliced into SQL")
     func unknownKey() throws {
         let catalogue = try Catalogue(path: ":memory:")
-        let predicate = try Predicate(format: "%K == 1", "1; DROP TABLE country")
+        let predicate = try FetchPredicate(format: "%K == 1", "1; DROP TABLE country")
         #expect(throws: FetchRequestError.self) {
             try catalogue.read { try $0.fetch(FetchRequest<Country>(predicate: predicate)) }
         }

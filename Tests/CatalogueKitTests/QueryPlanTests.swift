@@ -29,7 +29,7 @@ struct QueryPlanTests {
         ComparisonOptions.caseAndDiacriticInsensitive, .caseInsensitive, .diacriticInsensitive,
     ])
     func countryName(options: ComparisonOptions) throws {
-        let request = FetchRequest<Country>(predicate: .beginsWith("name", "Bo", options: options), sortDescriptors: SortDescriptor.byName)
+        let request = FetchRequest<Country>(predicate: .beginsWith("name", "Bo", options: options), sortDescriptors: FetchSortDescriptor.byName)
         expectIndexed(try plan(request), table: "country", index: "country_by_name_key")
     }
 
@@ -37,7 +37,7 @@ struct QueryPlanTests {
         ComparisonOptions.caseAndDiacriticInsensitive, .caseInsensitive,
     ])
     func capital(options: ComparisonOptions) throws {
-        let request = FetchRequest<Country>(predicate: .beginsWith("capital", "Bog", options: options), sortDescriptors: SortDescriptor.byName)
+        let request = FetchRequest<Country>(predicate: .beginsWith("capital", "Bog", options: options), sortDescriptors: FetchSortDescriptor.byName)
         expectIndexed(try plan(request), table: "country", index: "country_by_capital_key")
     }
 

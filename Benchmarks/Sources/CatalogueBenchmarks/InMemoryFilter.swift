@@ -8,7 +8,7 @@ struct InMemoryFilter {
 
     /// Loads every product, in display order, and folds each name once.
     init(catalogue: Catalogue) throws {
-        products = try catalogue.fetch(CatalogueKit.FetchRequest<Product>(sortDescriptors: SortDescriptor.byName))
+        products = try catalogue.fetch(CatalogueKit.FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName))
         foldedNames = products.map { Array(Folding.fold($0.name).utf8) }
     }
 

@@ -86,7 +86,7 @@ struct SearchEngines {
 
     /// A page of full-text matches in FTS order, without ranking (the DESIGN anchor's query).
     func unrankedWords(_ text: String) -> CatalogueKit.FetchRequest<Product> {
-        let predicate: CatalogueKit.Predicate = FullTextPattern(matchingAllPrefixesIn: text).map { .fullText($0) } ?? .false
+        let predicate: CatalogueKit.FetchPredicate = FullTextPattern(matchingAllPrefixesIn: text).map { .fullText($0) } ?? .false
         return CatalogueKit.FetchRequest<Product>(predicate: predicate, sortDescriptors: [], fetchLimit: pageSize)
     }
 

@@ -23,7 +23,7 @@ struct SectionsWorkload {
         configuration.readOnly = true
         let catalogue = try Catalogue(path: path, seed: false, configuration: configuration)
         let controller = SectionedResultsController(
-            catalogue: catalogue, fetchRequest: CatalogueKit.FetchRequest<Product>(sortDescriptors: CatalogueKit.SortDescriptor.byName))
+            catalogue: catalogue, fetchRequest: CatalogueKit.FetchRequest<Product>(sortDescriptors: CatalogueKit.FetchSortDescriptor.byName))
         try controller.performFetch()
         _ = controller.sectionIndexTitles
         var generator = ProductGenerator(seed: 7)
@@ -54,7 +54,7 @@ struct SectionsWorkload {
     func run() throws -> [WorkloadResult] {
         var configuration = CatalogueKit.Configuration()
         configuration.readOnly = true
-        let request = CatalogueKit.FetchRequest<Product>(sortDescriptors: CatalogueKit.SortDescriptor.byName)
+        let request = CatalogueKit.FetchRequest<Product>(sortDescriptors: CatalogueKit.FetchSortDescriptor.byName)
 
         // Cold: a new catalogue connection and controller each round (no cache, cold statements).
         var cold = Samples()

@@ -9,9 +9,9 @@ nonisolated(unsafe) private var catalogue: Catalogue?
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     let arguments: [any Sendable] = ["name", "Bo'g%_", 42, 2.5, ["FR", "DE"], [1, 2], "capital"]
-    let predicate: CatalogueKit.Predicate
+    let predicate: CatalogueKit.FetchPredicate
     do {
-        predicate = try CatalogueKit.Predicate(format: text, argumentArray: arguments)
+        predicate = try CatalogueKit.FetchPredicate(format: text, argumentArray: arguments)
     } catch is PredicateFormatError {
         return 0
     } catch {

@@ -6,7 +6,7 @@ import Synchronization
 /// ```swift
 /// let controller = SectionedResultsController(
 ///     catalogue: catalogue,
-///     fetchRequest: FetchRequest<Country>(sortDescriptors: SortDescriptor.byName))
+///     fetchRequest: FetchRequest<Country>(sortDescriptors: FetchSortDescriptor.byName))
 /// try controller.performFetch()
 /// controller.sections.map(\.name)          // ["A", "B", …, "Z"]
 /// let first = try controller.object(at: ResultIndexPath(row: 0, section: 0))  // Afghanistan

@@ -70,7 +70,7 @@ struct ChangeSetTests {
         try catalogue.write { db in
             for _ in 0..<300 { try db.insert(Product(name: Self.randomName(&random), type: "thing")) }
         }
-        let request = FetchRequest<Product>(sortDescriptors: SortDescriptor.byName)
+        let request = FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName)
         let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: request)
         try controller.performFetch()
 
@@ -138,7 +138,7 @@ struct ChangeSetTests {
         try catalogue.write { db in
             for name in ["Apple", "Apricot", "Banana", "Cherry"] { try db.insert(Product(name: name, type: "fruit")) }
         }
-        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: SortDescriptor.byName))
+        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName))
         try controller.performFetch()
         #expect(try controller.processPendingChanges() == nil)
         let banana = try controller.object(at: ResultIndexPath(row: 0, section: 1))
@@ -168,7 +168,7 @@ struct ChangeSetTests {
         try catalogue.write { db in
             for _ in 0..<20_000 { try db.insert(Product(name: Self.randomName(&random), type: "thing")) }
         }
-        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: SortDescriptor.byName))
+        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName))
         try controller.performFetch()
         let old = controller.sectionedIDs.map(\.ids)
         try catalogue.write { db in
@@ -186,7 +186,7 @@ struct ChangeSetTests {
         defer { directory.remove() }
         let path = directory.path("stream.sqlite")
         let catalogue = try Catalogue(path: path, seed: false)
-        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: SortDescriptor.byName))
+        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName))
         try controller.performFetch()
         let other = try Catalogue(path: path, seed: false)
         try other.write { db in _ = try db.insert(Product(name: "Zebra lamp", type: "thing")) }

@@ -7,7 +7,7 @@ struct SectionIndexTests {
 
     init() throws {
         controller = SectionedResultsController(
-            catalogue: try seededCatalogue(), fetchRequest: FetchRequest<Country>(sortDescriptors: SortDescriptor.byName))
+            catalogue: try seededCatalogue(), fetchRequest: FetchRequest<Country>(sortDescriptors: FetchSortDescriptor.byName))
         try controller.performFetch()
     }
 

@@ -43,7 +43,7 @@ struct SectionRuleTests {
             }
         }
         let controller = SectionedResultsController(
-            catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: SortDescriptor.byName),
+            catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName),
             rule: SwedishSectionRule())
         try controller.performFetch()
         #expect(controller.sections.map(\.name) == ["A", "B", "Z", "Å", "Ä", "Ö", "#"])

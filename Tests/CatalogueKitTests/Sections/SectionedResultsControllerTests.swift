@@ -11,7 +11,7 @@ struct SectionedResultsControllerTests {
     }
 
     func countryController(cacheName: String? = nil, batchSize: Int = 0) -> SectionedResultsController<Country> {
-        var request = FetchRequest<Country>(sortDescriptors: SortDescriptor.byName)
+        var request = FetchRequest<Country>(sortDescriptors: FetchSortDescriptor.byName)
         request.fetchBatchSize = batchSize
         return SectionedResultsController(catalogue: catalogue, fetchRequest: request, cacheName: cacheName)
     }
@@ -140,12 +140,12 @@ struct SectionedResultsControllerTests {
     /// How many times `body` reads every row of the country table to build sections.
     private func countScans(_ body: () throws -> Void) throws -> Int {
         let before = try catalogue.database.inDatabase { db in
-            try db.cachedStatement(try FetchRequest<Country>(sortDescriptors: SortDescriptor.byName)
+            try db.cachedStatement(try FetchRequest<Country>(sortDescriptors: FetchSortDescriptor.byName)
                 .select("country.id, country.name, country.name_key").sql).runCount
         }
         try body()
         let after = try catalogue.database.inDatabase { db in
-            try db.cachedStatement(try FetchRequest<Country>(sortDescriptors: SortDescriptor.byName)
+            try db.cachedStatement(try FetchRequest<Country>(sortDescriptors: FetchSortDescriptor.byName)
                 .select("country.id, country.name, country.name_key").sql).runCount
         }
         return after - before
@@ -156,8 +156,8 @@ struct SectionedResultsControllerTests {
         let descending = SectionedResultsController(
             catalogue: catalogue,
             fetchRequest: FetchRequest<Country>(sortDescriptors: [
-                SortDescriptor("name", ascending: false, options: .caseAndDiacriticInsensitive),
-                SortDescriptor("name", ascending: false), SortDescriptor("id", ascending: false),
+                FetchSortDescriptor("name", ascending: false, options: .caseAndDiacriticInsensitive),
+                FetchSortDescriptor("name", ascending: false), FetchSortDescriptor("id", ascending: false),
             ]))
         try descending.performFetch()
         let ascending = countryController()
@@ -168,7 +168,7 @@ struct SectionedResultsControllerTests {
         let byCapital = SectionedResultsController(
             catalogue: catalogue,
             fetchRequest: FetchRequest<Country>(sortDescriptors: [
-                SortDescriptor("capital", options: .caseAndDiacriticInsensitive), SortDescriptor("id"),
+                FetchSortDescriptor("capital", options: .caseAndDiacriticInsensitive), FetchSortDescriptor("id"),
             ]))
         try byCapital.performFetch()
         let last = try #require(byCapital.sections.last)

@@ -1,13 +1,13 @@
 /// One key of a fetch request's order.
 ///
 /// ```swift
-/// let order: [SortDescriptor] = [
+/// let order: [FetchSortDescriptor] = [
 ///     .init("name", options: [.caseInsensitive, .diacriticInsensitive]),  // folded name
 ///     .init("name"),                                                      // then exact name
 ///     .init("id"),
 /// ]
 /// ```
-public struct SortDescriptor: Sendable, Hashable {
+public struct FetchSortDescriptor: Sendable, Hashable {
     /// The column, or nil for full-text relevance (best first).
     public let column: String?
     /// Ascending (A→Z) or descending.
@@ -28,14 +28,14 @@ public struct SortDescriptor: Sendable, Hashable {
         self.options = []
     }
 
-    /// Full-text relevance (FTS5 bm25 rank), best match first. Needs a ``Predicate/fullText(_:)``
+    /// Full-text relevance (FTS5 bm25 rank), best match first. Needs a ``FetchPredicate/fullText(_:)``
     /// at the top level of the request's predicate.
-    public static let relevance = SortDescriptor(relevance: ())
+    public static let relevance = FetchSortDescriptor(relevance: ())
 
     /// The catalogue's display order for a record with a `name`: folded name, name, id.
-    public static let byName: [SortDescriptor] = [
-        SortDescriptor("name", options: .caseAndDiacriticInsensitive),
-        SortDescriptor("name"),
-        SortDescriptor("id"),
+    public static let byName: [FetchSortDescriptor] = [
+        FetchSortDescriptor("name", options: .caseAndDiacriticInsensitive),
+        FetchSortDescriptor("name"),
+        FetchSortDescriptor("id"),
     ]
 }

@@ -4,15 +4,15 @@
 /// Build one from cases and operators, or parse the format strings NSPredicate users know:
 ///
 /// ```swift
-/// let typed: Predicate = .beginsWith("name", "bog", options: [.caseInsensitive, .diacriticInsensitive])
+/// let typed: FetchPredicate = .beginsWith("name", "bog", options: [.caseInsensitive, .diacriticInsensitive])
 ///     && .greaterThan("population", 1_000_000)
-/// let parsed = try Predicate(format: "%K BEGINSWITH[cd] %@ AND population > %@", "name", "bog", 1_000_000)
+/// let parsed = try FetchPredicate(format: "%K BEGINSWITH[cd] %@ AND population > %@", "name", "bog", 1_000_000)
 /// ```
 ///
 /// String comparisons honour ``ComparisonOptions``. On a column with a stored folded key, a
 /// `[cd]` comparison reads the key (and a prefix search is an index range scan); other options,
 /// and columns without a key, fold in the query through a function registered on the connection.
-public indirect enum Predicate: Sendable, Hashable {
+public indirect enum FetchPredicate: Sendable, Hashable {
     /// Compares a column with a value.
     case comparison(column: String, operator: ComparisonOperator, value: DatabaseValue, options: ComparisonOptions)
     /// `column BETWEEN lower AND upper` (inclusive).
@@ -25,18 +25,18 @@ public indirect enum Predicate: Sendable, Hashable {
     /// Full-text match of the record's FTS5 table.
     case fullText(FullTextPattern)
     /// All of the predicates (true when empty).
-    case and([Predicate])
+    case and([FetchPredicate])
     /// Any of the predicates (false when empty).
-    case or([Predicate])
+    case or([FetchPredicate])
     /// The negation.
-    case not(Predicate)
+    case not(FetchPredicate)
     /// Always true.
     case `true`
     /// Always false.
     case `false`
 }
 
-/// How a ``Predicate/comparison(column:operator:value:options:)`` compares.
+/// How a ``FetchPredicate/comparison(column:operator:value:options:)`` compares.
 public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case equal = "=="
     case notEqual = "!="
@@ -49,72 +49,72 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case contains = "CONTAINS"
 }
 
-extension Predicate {
+extension FetchPredicate {
     /// `column BEGINSWITH[options] prefix`.
-    public static func beginsWith(_ column: String, _ prefix: String, options: ComparisonOptions = []) -> Predicate {
+    public static func beginsWith(_ column: String, _ prefix: String, options: ComparisonOptions = []) -> FetchPredicate {
         .comparison(column: column, operator: .beginsWith, value: .text(prefix), options: options)
     }
 
     /// `column ENDSWITH[options] suffix`.
-    public static func endsWith(_ column: String, _ suffix: String, options: ComparisonOptions = []) -> Predicate {
+    public static func endsWith(_ column: String, _ suffix: String, options: ComparisonOptions = []) -> FetchPredicate {
         .comparison(column: column, operator: .endsWith, value: .text(suffix), options: options)
     }
 
     /// `column CONTAINS[options] text`.
-    public static func contains(_ column: String, _ text: String, options: ComparisonOptions = []) -> Predicate {
+    public static func contains(_ column: String, _ text: String, options: ComparisonOptions = []) -> FetchPredicate {
         .comparison(column: column, operator: .contains, value: .text(text), options: options)
     }
 
     /// `column == value` (`IS NULL` for nil); options apply to text.
     public static func equals(
         _ column: String, _ value: (any DatabaseValueConvertible)?, options: ComparisonOptions = []
-    ) -> Predicate {
+    ) -> FetchPredicate {
         .comparison(column: column, operator: .equal, value: value?.databaseValue ?? .null, options: options)
     }
 
     /// `column != value`.
     public static func notEquals(
         _ column: String, _ value: (any DatabaseValueConvertible)?, options: ComparisonOptions = []
-    ) -> Predicate {
+    ) -> FetchPredicate {
         .comparison(column: column, operator: .notEqual, value: value?.databaseValue ?? .null, options: options)
     }
 
     /// `column < value`.
-    public static func lessThan(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
+    public static func lessThan(_ column: String, _ value: any DatabaseValueConvertible) -> FetchPredicate {
         .comparison(column: column, operator: .lessThan, value: value.databaseValue, options: [])
     }
 
     /// `column <= value`.
-    public static func lessThanOrEqual(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
+    public static func lessThanOrEqual(_ column: String, _ value: any DatabaseValueConvertible) -> FetchPredicate {
         .comparison(column: column, operator: .lessThanOrEqual, value: value.databaseValue, options: [])
     }
 
     /// `column > value`.
-    public static func greaterThan(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
+    public static func greaterThan(_ column: String, _ value: any DatabaseValueConvertible) -> FetchPredicate {
         .comparison(column: column, operator: .greaterThan, value: value.databaseValue, options: [])
     }
 
     /// `column >= value`.
-    public static func greaterThanOrEqual(_ column: String, _ value: any DatabaseValueConvertible) -> Predicate {
+    public static func greaterThanOrEqual(_ column: String, _ value: any DatabaseValueConvertible) -> FetchPredicate {
         .comparison(column: column, operator: .greaterThanOrEqual, value: value.databaseValue, options: [])
     }
 
     /// `column BETWEEN lower AND upper`.
     public static func between(
         _ column: String, _ lower: any DatabaseValueConvertible, _ upper: any DatabaseValueConvertible
-    ) -> Predicate {
+    ) -> FetchPredicate {
         .between(column: column, lower: lower.databaseValue, upper: upper.databaseValue)
     }
 
     /// `column IN values`.
     public static func `in`(
         _ column: String, _ values: [any DatabaseValueConvertible], options: ComparisonOptions = []
-    ) -> Predicate {
+    ) -> FetchPredicate {
         .in(column: column, values: values.map(\.databaseValue), options: options)
     }
 
     /// Both predicates.
-    public static func && (lhs: Predicate, rhs: Predicate) -> Predicate {
+    public static func && (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate {
         switch (lhs, rhs) {
         case (.and(let left), .and(let right)): .and(left + right)
         case (.and(let left), _): .and(left + [rhs])
@@ -124,7 +124,7 @@ extension Predicate {
     }
 
     /// Either predicate.
-    public static func || (lhs: Predicate, rhs: Predicate) -> Predicate {
+    public static func || (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate {
         switch (lhs, rhs) {
         case (.or(let left), .or(let right)): .or(left + right)
         case (.or(let left), _): .or(left + [rhs])
@@ -134,7 +134,7 @@ extension Predicate {
     }
 
     /// The negation.
-    public static prefix func ! (predicate: Predicate) -> Predicate {
+    public static prefix func ! (predicate: FetchPredicate) -> FetchPredicate {
         .not(predicate)
     }
 }

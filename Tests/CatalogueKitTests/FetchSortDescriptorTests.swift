@@ -11,7 +11,7 @@ struct SortDescriptorTests {
         catalogue = try seededCatalogue()
     }
 
-    func orderBy(_ descriptors: [SortDescriptor]) throws -> String {
+    func orderBy(_ descriptors: [FetchSortDescriptor]) throws -> String {
         let sql = try FetchRequest<Country>(sortDescriptors: descriptors).selectSQL().sql
         let range = try #require(sql.range(of: " ORDER BY "))
         return String(sql[range.upperBound...]).replacingOccurrences(of: " LIMIT ? OFFSET ?", with: "")
@@ -20,14 +20,14 @@ struct SortDescriptorTests {
     @Test("ORDER BY for each kind of descriptor")
     func orderByClauses() throws {
         let cd = ComparisonOptions.caseAndDiacriticInsensitive
-        #expect(try orderBy([SortDescriptor("name")]) == "country.name")
-        #expect(try orderBy([SortDescriptor("name", ascending: false)]) == "country.name DESC")
-        #expect(try orderBy([SortDescriptor("name", options: cd)]) == "country.name_key")
-        #expect(try orderBy([SortDescriptor("name", ascending: false, options: cd)]) == "country.name_key DESC")
-        #expect(try orderBy([SortDescriptor("name", options: .caseInsensitive)]) == "catalogue_fold(country.name, 1)")
-        #expect(try orderBy([SortDescriptor("continent", options: cd)]) == "catalogue_fold(country.continent, 3)")
-        #expect(try orderBy(SortDescriptor.byName) == "country.name_key, country.name, country.id")
-        #expect(try orderBy([SortDescriptor("continent"), SortDescriptor("population", ascending: false)])
+        #expect(try orderBy([FetchSortDescriptor("name")]) == "country.name")
+        #expect(try orderBy([FetchSortDescriptor("name", ascending: false)]) == "country.name DESC")
+        #expect(try orderBy([FetchSortDescriptor("name", options: cd)]) == "country.name_key")
+        #expect(try orderBy([FetchSortDescriptor("name", ascending: false, options: cd)]) == "country.name_key DESC")
+        #expect(try orderBy([FetchSortDescriptor("name", options: .caseInsensitive)]) == "catalogue_fold(country.name, 1)")
+        #expect(try orderBy([FetchSortDescriptor("continent", options: cd)]) == "catalogue_fold(country.continent, 3)")
+        #expect(try orderBy(FetchSortDescriptor.byName) == "country.name_key, country.name, country.id")
+        #expect(try orderBy([FetchSortDescriptor("continent"), FetchSortDescriptor("population", ascending: false)])
             == "country.continent, country.population DESC")
         #expect(try FetchRequest<Country>().selectSQL().sql.hasSuffix("ORDER BY country.id LIMIT ? OFFSET ?"))
         #expect(!(try FetchRequest<Country>(sortDescriptors: []).selectSQL().sql.contains("ORDER BY")))
@@ -35,25 +35,25 @@ struct SortDescriptorTests {
 
     @Test("Ascending and descending by name")
     func byName() throws {
-        let ascending = try catalogue.records(FetchRequest<Country>(sortDescriptors: [SortDescriptor("name")])).map(\.name)
+        let ascending = try catalogue.records(FetchRequest<Country>(sortDescriptors: [FetchSortDescriptor("name")])).map(\.name)
         #expect(ascending.count >= 245)
         #expect(ascending == ascending.sorted(by: Bytes.less))
-        let descending = try catalogue.records(FetchRequest<Country>(sortDescriptors: [SortDescriptor("name", ascending: false)])).map(\.name)
+        let descending = try catalogue.records(FetchRequest<Country>(sortDescriptors: [FetchSortDescriptor("name", ascending: false)])).map(\.name)
         #expect(descending == ascending.reversed())
     }
 
     @Test("[cd] sorts by the folded name: Åland Islands among the A's, not after Z")
     func byFoldedName() throws {
         let cd = ComparisonOptions.caseAndDiacriticInsensitive
-        let folded = try catalogue.records(FetchRequest<Country>(sortDescriptors: [SortDescriptor("name", options: cd)])).map(\.name)
+        let folded = try catalogue.records(FetchRequest<Country>(sortDescriptors: [FetchSortDescriptor("name", options: cd)])).map(\.name)
         let keys = folded.map { Folding.fold($0) }
         #expect(keys == keys.sorted(by: Bytes.less))
         let aland = try #require(folded.firstIndex(of: "Åland Islands"))
         let albania = try #require(folded.firstIndex(of: "Albania"))
         #expect(aland < albania)
-        let plain = try catalogue.records(FetchRequest<Country>(sortDescriptors: [SortDescriptor("name")])).map(\.name)
+        let plain = try catalogue.records(FetchRequest<Country>(sortDescriptors: [FetchSortDescriptor("name")])).map(\.name)
         #expect(plain.last == "Åland Islands")
-        let descending = try catalogue.records(FetchRequest<Country>(sortDescriptors: [SortDescriptor("name", ascending: false, options: cd)])).map(\.name)
+        let descending = try catalogue.records(FetchRequest<Country>(sortDescriptors: [FetchSortDescriptor("name", ascending: false, options: cd)])).map(\.name)
         #expect(descending.map { Folding.fold($0) } == keys.reversed())
     }
 
@@ -61,7 +61,7 @@ struct SortDescriptorTests {
     func byPartiallyFoldedName() throws {
         for options in [ComparisonOptions.caseInsensitive, .diacriticInsensitive] {
             let names = try catalogue.records(FetchRequest<Country>(
-                sortDescriptors: [SortDescriptor("name", options: options), SortDescriptor("id")])).map(\.name)
+                sortDescriptors: [FetchSortDescriptor("name", options: options), FetchSortDescriptor("id")])).map(\.name)
             let keys = names.map { Folding.fold($0, options: options) }
             #expect(keys == keys.sorted(by: Bytes.less), "\(options.formatModifier)")
         }
@@ -75,12 +75,12 @@ struct SortDescriptorTests {
                 try db.insert(Product(name: name, type: index == 4 ? "b" : "a"))
             }
         }
-        let ordered = try catalogue.records(FetchRequest<Product>(sortDescriptors: SortDescriptor.byName))
+        let ordered = try catalogue.records(FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName))
         #expect(ordered.map(\.name) == ["Eclair", "eclair", "Éclair", "Widget", "Widget"])
         #expect(ordered.suffix(2).map(\.id) == [inserted[3].id, inserted[4].id])
         #expect(ordered.map(\.id) == displayOrdered(inserted, name: \.name).map(\.id))
         let reversed = try catalogue.records(FetchRequest<Product>(sortDescriptors: [
-            SortDescriptor("name", options: .caseAndDiacriticInsensitive), SortDescriptor("id", ascending: false),
+            FetchSortDescriptor("name", options: .caseAndDiacriticInsensitive), FetchSortDescriptor("id", ascending: false),
         ]))
         #expect(reversed.map(\.id) == [inserted[2].id, inserted[1].id, inserted[0].id, inserted[4].id, inserted[3].id])
     }
@@ -92,7 +92,7 @@ struct SortDescriptorTests {
         }
         let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "island"))
         let request = FetchRequest<Country>(
-            predicate: .fullText(pattern) && .equals("continent", "Europe"), sortDescriptors: [.relevance] + SortDescriptor.byName)
+            predicate: .fullText(pattern) && .equals("continent", "Europe"), sortDescriptors: [.relevance] + FetchSortDescriptor.byName)
         let sql = try request.selectSQL()
         #expect(sql.sql.contains(" FROM country_fts JOIN country ON country.id = country_fts.rowid WHERE country_fts MATCH ? AND ((country.continent = ?))"))
         #expect(sql.sql.hasSuffix(" ORDER BY country_fts.rank, country.name_key, country.name, country.id LIMIT ? OFFSET ?"))
