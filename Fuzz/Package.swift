@@ -16,6 +16,9 @@ let package = Package(
         .executableTarget(
             name: "FuzzSearchText",
             dependencies: [.product(name: "CatalogueKit", package: "catalogue")]),
+        .executableTarget(
+            name: "FuzzCSVReader",
+            dependencies: [.product(name: "CatalogueKit", package: "catalogue")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,9 +2,9 @@
 //
 //   swift run -c release --package-path Benchmarks CatalogueBenchmarks [--smoke]
 //       [--sizes 10000,100000,1000000] [--rounds N] [--output BENCHMARKS.md] [--data DIR]
-//       [--workloads search,import] [--catalogue PATH]
+//       [--workloads search,import,cli] [--catalogue PATH]
 //
-// The import workload runs the root package's `catalogue` binary: by default
+// The import and cli workloads run the root package's `catalogue` binary: by default
 // .build/release/catalogue of the root package (`swift build -c release` there), or --catalogue PATH.
 import CatalogueKit
 import Foundation
@@ -15,8 +15,8 @@ struct Options {
     var output: String?
     var dataDirectory = URL(fileURLWithPath: ".data")
     var smoke = false
-    /// Which workloads run: `search` (search, sections) and `import`.
-    var workloads: Set<String> = ["search", "import"]
+    /// Which workloads run: `search` (search, sections), `import` and `cli` (cold CLI search).
+    var workloads: Set<String> = ["search", "import", "cli"]
     /// The `catalogue` binary the import workload runs.
     var catalogueBinary = ImportWorkload.defaultCatalogueBinary
 
@@ -43,7 +43,7 @@ struct Options {
                 options.catalogueBinary = iterator.next() ?? options.catalogueBinary
             case "--help", "-h":
                 print("usage: CatalogueBenchmarks [--smoke] [--sizes 10000,100000,1000000] [--rounds N] [--output FILE] [--data DIR] "
-                    + "[--workloads search,import] [--catalogue PATH]")
+                    + "[--workloads search,import,cli] [--catalogue PATH]")
                 exit(0)
             default:
                 FileHandle.standardError.write(Data("CatalogueBenchmarks: error: unknown argument \(argument)\n".utf8))
@@ -136,6 +136,10 @@ do {
 
         let sectionResults = try SectionsWorkload(data: data, rounds: options.rounds).run()
         for result in sectionResults { report.add(result) }
+
+        if options.workloads.contains("cli") {
+            report.add(try ColdCLIWorkload(data: data, catalogue: options.catalogueBinary, rounds: max(3, options.rounds / 2)).run())
+        }
 
         scaling.append((size, prefix.samples(of: "CatalogueKit")!.median, words.samples(of: "CatalogueKit")!.median,
                         prefix.samples(of: "in-memory, pre-folded keys")!.median))
