@@ -93,6 +93,7 @@ public final class Catalogue: Sendable {
     ///     try db.upsert(Product(name: "iPad Air", type: "device", year: 2013, price: 499))
     /// }
     /// ```
+    @discardableResult
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try database.write(body)
     }

@@ -60,6 +60,7 @@ public final class DatabaseQueue: Sendable {
 
     /// Runs `body` in an immediate transaction: committed when `body` returns, rolled back when
     /// it throws, so a thrown error leaves the database unchanged.
+    @discardableResult
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try inDatabase { db in
             try db.transaction(.immediate) { try body(db) }
@@ -72,6 +73,7 @@ public final class DatabaseQueue: Sendable {
     }
 
     /// Async form of ``write(_:)``, which does not block the calling thread.
+    @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         try await onQueue { db in try db.transaction(.immediate) { try body(db) } }
     }
