@@ -67,6 +67,7 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == SectionsWorkloa
 let options = Options.parse(CommandLine.arguments)
 var report = Report()
 var scaling: [(size: Int, prefix: Double, words: Double, inMemory: Double)] = []
+var targets = TargetCheck()
 
 do {
     for size in options.sizes {
@@ -74,7 +75,9 @@ do {
             let workload = ImportWorkload(
                 size: size, dataDirectory: options.dataDirectory, catalogueBinary: options.catalogueBinary,
                 rounds: max(1, min(3, options.rounds)))
-            report.addText(try workload.run())
+            let (text, ratio) = try workload.run()
+            report.addText(text)
+            targets.importRatio = ratio
         }
         guard options.workloads.contains("search") else { continue }
         let data = try BenchmarkData.prepare(size: size, directory: options.dataDirectory)
@@ -117,14 +120,15 @@ do {
                 try engines.grdbFTS5Pattern("GRDB FTS5Pattern", texts: keystrokeWords) { engines.request($0, .words) },
             ])
         report.add(words)
-        report.add(try measure(
+        let unranked = try measure(
             "Words page, unranked (FTS5 word prefixes, first 50 matches) per keystroke", size: size, texts: keystrokeWords,
             rounds: options.rounds, anchor: "raw C API",
             engines: [
                 engines.catalogueKit("CatalogueKit", engines.unrankedWords),
                 try engines.rawC(texts: keystrokeWords, engines.unrankedWords),
                 try engines.grdbFTS5Pattern("GRDB FTS5Pattern", texts: keystrokeWords, engines.unrankedWords),
-            ]))
+            ])
+        report.add(unranked)
 
         report.add(try measure(
             "Total count for \"N items found\" (prefix)", size: size, texts: keystrokePrefixes,
@@ -134,11 +138,19 @@ do {
                 try countEngine(engines, texts: keystrokePrefixes),
             ]))
 
-        let sectionResults = try SectionsWorkload(data: data, rounds: options.rounds).run()
+        let (sectionResults, controllerPeak) = try SectionsWorkload(data: data, rounds: options.rounds).run()
         for result in sectionResults { report.add(result) }
+        targets.size = size
+        targets.prefix = prefix
+        targets.words = words
+        targets.unrankedWords = unranked
+        targets.sections = sectionResults
+        targets.controllerPeak = controllerPeak
 
         if options.workloads.contains("cli") {
-            report.add(try ColdCLIWorkload(data: data, catalogue: options.catalogueBinary, rounds: max(3, options.rounds / 2)).run())
+            let cli = try ColdCLIWorkload(data: data, catalogue: options.catalogueBinary, rounds: max(3, options.rounds / 2)).run()
+            report.add(cli)
+            targets.coldCLI = cli.samples(of: "catalogue search")?.median
         }
 
         scaling.append((size, prefix.samples(of: "CatalogueKit")!.median, words.samples(of: "CatalogueKit")!.median,
@@ -154,6 +166,7 @@ do {
         report.addText(lines.joined(separator: "\n"))
     }
     report.addText("Peak RSS of the benchmark process: \(peakResidentBytes() / (1 << 20)) MiB.")
+    if let table = targets.markdown() { report.addText(table) }
 
     if let output = options.output {
         let command = "swift run -c release --package-path Benchmarks CatalogueBenchmarks "
