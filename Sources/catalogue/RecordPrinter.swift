@@ -30,13 +30,7 @@ struct RecordPrinter {
 extension RecordField {
     /// The value as plain text for CSV (numbers unformatted).
     var plainText: String {
-        switch value {
-        case .null: ""
-        case .integer(let integer): String(integer)
-        case .real(let real): real == real.rounded() && real.magnitude < 1e15 ? String(Int64(real)) : String(real)
-        case .text(let text): text
-        case .blob(let data): "<\(data.count) bytes>"
-        }
+        ExportText.plain(value)
     }
 }
 
@@ -74,54 +68,20 @@ extension String {
     }
 }
 
-/// JSON text with keys in a fixed order.
+/// JSON objects with keys in a fixed order (values written by CatalogueKit's `ExportText`).
 enum JSONText {
     static func object(_ fields: [RecordField]) -> String {
-        "{" + fields.map { string($0.key) + ":" + value($0.value) }.joined(separator: ",") + "}"
-    }
-
-    static func value(_ value: DatabaseValue) -> String {
-        switch value {
-        case .null: "null"
-        case .integer(let integer): String(integer)
-        case .real(let real): real.isFinite ? String(real) : "null"
-        case .text(let text): string(text)
-        case .blob(let data): string(data.base64EncodedString())
-        }
+        "{" + fields.map { string($0.key) + ":" + ExportText.json($0.value) }.joined(separator: ",") + "}"
     }
 
     static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        ExportText.jsonString(text)
     }
 }
 
-/// RFC 4180 CSV lines.
+/// RFC 4180 CSV lines (fields quoted by CatalogueKit's `ExportText`).
 enum CSVText {
     static func line(_ fields: [String]) -> String {
-        fields.map(field).joined(separator: ",")
-    }
-
-    static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || text.hasPrefix(" ") || text.hasSuffix(" ") else {
-            return text
-        }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        fields.map(ExportText.csvField).joined(separator: ",")
     }
 }

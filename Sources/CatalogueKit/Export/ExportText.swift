@@ -1,8 +1,14 @@
-/// How export writes values: CSV fields and JSON values.
-enum ExportText {
+/// How values are written as CSV fields and JSON values — by export, and by the CLI's output.
+///
+/// ```swift
+/// ExportText.csvField("Brio, \"XL\"")   // "\"Brio, \"\"XL\"\"\""
+/// ExportText.json(.real(599))            // "599.0"
+/// ExportText.jsonString("a\u{1}b")       // "\"a\\u0001b\""
+/// ```
+public enum ExportText {
     /// A value as CSV text: NULL is empty, whole reals have no fraction ("599"), other reals
     /// their shortest exact form ("0.49").
-    static func plain(_ value: DatabaseValue) -> String {
+    public static func plain(_ value: DatabaseValue) -> String {
         switch value {
         case .null: ""
         case .integer(let integer): String(integer)
@@ -13,7 +19,7 @@ enum ExportText {
     }
 
     /// A CSV field, quoted when it holds a comma, quote or line break, or starts or ends with a space.
-    static func csvField(_ text: String) -> String {
+    public static func csvField(_ text: String) -> String {
         let needsQuotes = text.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
             || text.utf8.first == UInt8(ascii: " ") || text.utf8.last == UInt8(ascii: " ")
         guard needsQuotes else { return text }
@@ -26,7 +32,7 @@ enum ExportText {
     }
 
     /// A JSON value: `null`, a number, or a string.
-    static func json(_ value: DatabaseValue) -> String {
+    public static func json(_ value: DatabaseValue) -> String {
         switch value {
         case .null: "null"
         case .integer(let integer): String(integer)
@@ -37,7 +43,7 @@ enum ExportText {
     }
 
     /// A JSON string literal.
-    static func jsonString(_ text: String) -> String {
+    public static func jsonString(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
