@@ -25,6 +25,9 @@ struct EmbedResourcesPlugin: BuildToolPlugin {
             let folder = root.appending(path: source.folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             for name in names.filter({ $0.hasSuffix("." + source.fileExtension) }).sorted() {
+                if source.folder == "migrations", !Self.isMigrationFileName(name) {
+                    throw EmbedError(message: "migrations/\(name) is not named NNNN_name.sql (four or more digits, an underscore, letters, digits or underscores)")
+                }
                 let url = folder.appending(path: name)
                 guard let text = String(data: try Data(contentsOf: url), encoding: .utf8) else {
                     throw EmbedError(message: "\(url.path) is not UTF-8")
@@ -46,6 +49,17 @@ struct EmbedResourcesPlugin: BuildToolPlugin {
                 arguments: ["true"],
                 outputFilesDirectory: directory),
         ]
+    }
+
+    /// Whether `name` is `NNNN_name.sql`, as `Migration(fileName:sql:)` requires: checked here so a
+    /// bad name fails the build instead of the first open.
+    static func isMigrationFileName(_ name: String) -> Bool {
+        guard name.hasSuffix(".sql") else { return false }
+        let parts = name.dropLast(4).split(separator: "_", maxSplits: 1)
+        guard parts.count == 2, parts[0].count >= 4, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), !parts[1].isEmpty else {
+            return false
+        }
+        return parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 
     /// The Swift source declaring `EmbeddedResources.files`.

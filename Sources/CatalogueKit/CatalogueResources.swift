@@ -12,8 +12,8 @@ public enum CatalogueResources {
         EmbeddedResources.files
             .filter { $0.path.hasPrefix("migrations/") }
             .map { file in
-                // File names were checked when the package was built and by the tests; a bad one
-                // is a build defect, not a runtime condition.
+                // EmbedResourcesPlugin refuses a badly named migration file at build time, so
+                // this cannot fail at run time.
                 try! Migration(fileName: String(file.path.dropFirst("migrations/".count)), sql: file.contents)
             }
     }()
