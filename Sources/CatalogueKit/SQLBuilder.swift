@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Collects compiled SQL as pieces plus the arguments bound to its `?`s.
 ///
@@ -40,7 +39,7 @@ struct SQLBuilder {
 /// The joined text of each list of SQL pieces seen, bounded: when full it starts afresh.
 final class SQLTextCache: Sendable {
     static let shared = SQLTextCache()
-    private let texts = Mutex<[[String]: String]>([:])
+    private let texts = Locked<[[String]: String]>([:])
     private let capacity = 512
 
     func text(for pieces: [String]) -> String {

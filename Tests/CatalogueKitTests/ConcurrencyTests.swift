@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import CatalogueKit
 
@@ -37,17 +36,17 @@ struct ConcurrencyTests {
     @Test("Tasks sharing one catalogue: 4 writers and 4 readers")
     func sharedCatalogue() async throws {
         let catalogue = try emptyCatalogue()
-        let done = SharedCounter()
+        let done = Locked(0)
         try await withThrowingTaskGroup(of: [Int].self) { group in
             for writer in 0..<4 {
                 group.addTask {
-                    defer { done.increment() }
+                    defer { done.withLock { $0 += 1 } }
                     try Self.write(catalogue, writer: writer, batches: 10)
                     return []
                 }
             }
             for _ in 0..<4 {
-                group.addTask { try Self.read(catalogue) { done.value == 4 } }
+                group.addTask { try Self.read(catalogue) { done.withLock { $0 } == 4 } }
             }
             for try await counts in group {
                 #expect(counts.allSatisfy { $0 % Self.batch == 0 }, "a reader saw part of a transaction")
@@ -63,9 +62,9 @@ struct ConcurrencyTests {
         defer { directory.remove() }
         let path = directory.path("shared.sqlite")
         _ = try Catalogue(path: path, seed: false)
-        let failures = Mutex<[String]>([])
-        let seen = Mutex<[Int]>([])
-        let writersDone = Mutex(0)
+        let failures = Locked<[String]>([])
+        let seen = Locked<[Int]>([])
+        let writersDone = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 6) { index in
             do {
                 let catalogue = try Catalogue(path: path, seed: false)
@@ -93,16 +92,5 @@ struct ConcurrencyTests {
             try db.execute("INSERT INTO product_fts (product_fts) VALUES ('integrity-check')")
             #expect(try db.scalar("SELECT count(*) FROM product_fts") == db.scalar("SELECT count(*) FROM product") as Int?)
         }
-    }
-}
-
-/// A counter tasks and threads share.
-final class SharedCounter: Sendable {
-    private let count = Mutex(0)
-
-    var value: Int { count.withLock { $0 } }
-
-    func increment() {
-        count.withLock { $0 += 1 }
     }
 }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What a controller's snapshot was computed from: the request's SQL and arguments, the section
 /// column and rule, and whether it is a search.
@@ -30,7 +29,7 @@ final class SectionInfoCache: Sendable {
         let snapshot: ResultsSnapshot
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
 
     func snapshot(named name: String, fingerprint: SnapshotFingerprint, token: ChangeToken) -> ResultsSnapshot? {
         entries.withLock { entries in

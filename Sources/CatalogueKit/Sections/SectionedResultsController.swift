@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Records of a fetch request grouped into sections, loaded in batches, and kept up to date:
 /// what `NSFetchedResultsController` gives a table view.
@@ -50,7 +49,7 @@ public final class SectionedResultsController<R: Record>: Sendable {
         var clock: UInt64 = 0
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
 
     /// A controller for `fetchRequest`, sectioned as `sectioning` says (default: by the column of
     /// the first sort descriptor) under `rule`.
