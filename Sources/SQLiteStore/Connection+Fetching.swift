@@ -10,17 +10,8 @@ extension Connection {
     public func fetchAll<T>(
         _ sql: String, _ arguments: StatementArguments = [], _ transform: (Row) throws -> T
     ) throws -> [T] {
-        let statement = try prepared(sql, arguments)
-        statement.isReadingRows = true
-        defer {
-            statement.isReadingRows = false
-            statement.reset()
-        }
-        let row = Row(statement: statement)
         var results: [T] = []
-        while try statement.step() {
-            results.append(try transform(row))
-        }
+        try forEachRow(sql, arguments) { results.append(try transform($0)) }
         return results
     }
 
