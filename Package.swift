@@ -18,11 +18,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // What every engine shares: database values, rows read by index, migrations and their
+        // rules. No engine code.
+        .target(name: "DatabaseCore"),
         // The database layer: connections, statements, the statement cache, transactions,
         // migrations and errors. The only module that calls `sqlite3_*`.
         .target(
             name: "SQLiteStore",
-            dependencies: ["CSQLite"]
+            dependencies: ["CSQLite", "DatabaseCore"]
         ),
         // The catalogue: records, fetch requests, search, seed data.
         .target(
@@ -43,6 +46,10 @@ let package = Package(
         .plugin(
             name: "EmbedResourcesPlugin",
             capability: .buildTool()
+        ),
+        .testTarget(
+            name: "DatabaseCoreTests",
+            dependencies: ["DatabaseCore"]
         ),
         .testTarget(
             name: "SQLiteStoreTests",

@@ -14,51 +14,28 @@
 /// let applied = try migrator.migrate(db)  // ["0001_initial"] the first time, [] afterwards
 /// ```
 public struct Migrator: Sendable {
-    /// The migrations, sorted by identifier.
-    public let migrations: [Migration]
     /// The table that records applied migrations.
     public let tableName: String
 
     /// Throws ``MigrationError/duplicateMigration(_:)`` when two migrations share a number.
     public init(migrations: [Migration], tableName: String = "schema_migrations") throws {
-        // Numbers compare as numbers: 10000_x comes after 9999_y.
-        let sorted = migrations.sorted { Self.order($0.identifier) < Self.order($1.identifier) }
-        var numbers: Set<Substring> = []
-        for migration in sorted {
-            let number = migration.identifier.prefix { $0 != "_" }
-            guard numbers.insert(number).inserted else {
-                throw MigrationError.duplicateMigration(migration.identifier)
-            }
-        }
-        self.migrations = sorted
+        self.plan = try MigrationPlan(migrations: migrations)
         self.tableName = tableName
     }
 
-    /// Sort key of a migration identifier: its number, then the whole identifier.
-    static func order(_ identifier: String) -> (Int, String) {
-        (Int(identifier.prefix { $0 != "_" }) ?? Int.max, identifier)
+    /// The ordering and refusal rules.
+    private let plan: MigrationPlan
+
+    /// The migrations, sorted by identifier.
+    public var migrations: [Migration] {
+        plan.migrations
     }
 
     /// The migrations `db` has not applied yet, after checking the ones it has.
     ///
     /// Reads only; throws a ``MigrationError`` when the database is refused.
     public func pendingMigrations(_ db: Connection) throws -> [Migration] {
-        let applied = try appliedMigrations(db)
-        let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.identifier, $0) })
-        for (identifier, checksum) in applied {
-            guard let migration = known[identifier] else {
-                throw MigrationError.unknownMigration(identifier: identifier, path: db.path)
-            }
-            guard migration.checksum == checksum else {
-                throw MigrationError.modifiedMigration(identifier: identifier, path: db.path)
-            }
-        }
-        let pending = migrations.filter { applied[$0.identifier] == nil }
-        if let lastApplied = applied.keys.max(by: { Self.order($0) < Self.order($1) }),
-           let gap = pending.first(where: { Self.order($0.identifier) < Self.order(lastApplied) }) {
-            throw MigrationError.missingMigration(identifier: gap.identifier, path: db.path)
-        }
-        return pending
+        try plan.pending(applied: try appliedMigrations(db), database: db.path)
     }
 
     /// Applies the pending migrations, each in its own immediate transaction, and returns the

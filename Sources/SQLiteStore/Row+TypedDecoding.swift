@@ -117,3 +117,46 @@ extension Statement {
         return nil
     }
 }
+
+// The engine-neutral reads of `DatabaseRow`, served by the fast paths above.
+extension Row {
+    /// The value of the column at `index`.
+    @inlinable
+    public func value(at index: Int) -> DatabaseValue {
+        statement.value(at: index)
+    }
+
+    @inlinable
+    public func decodeText(at index: Int) throws -> String {
+        try decode(String.self, at: index)
+    }
+
+    @inlinable
+    public func decodeOptionalText(at index: Int) throws -> String? {
+        try decode(String?.self, at: index)
+    }
+
+    @inlinable
+    public func decodeInteger(at index: Int) throws -> Int64 {
+        try decode(Int64.self, at: index)
+    }
+
+    @inlinable
+    public func decodeOptionalInteger(at index: Int) throws -> Int64? {
+        try decode(Int64?.self, at: index)
+    }
+
+    @inlinable
+    public func decodeReal(at index: Int) throws -> Double {
+        try decode(Double.self, at: index)
+    }
+
+    @inlinable
+    public func decodeOptionalReal(at index: Int) throws -> Double? {
+        try decode(Double?.self, at: index)
+    }
+
+    public func decodingError(at index: Int, type: String) -> RowDecodingError {
+        mismatch(index, type)
+    }
+}

@@ -8,7 +8,7 @@
 ///     (name: try row.decode(String.self, named: "name"), year: try row.decode(Int?.self, named: "year"))
 /// }
 /// ```
-public struct Row {
+public struct Row: DatabaseRow {
     /// The statement whose current row this is.
     public let statement: Statement
 
@@ -51,36 +51,5 @@ public struct Row {
             throw RowDecodingError(column: name, value: nil, type: "\(T.self)", sql: statement.sql)
         }
         return try decode(type, at: index)
-    }
-
-    /// Every column value, in order.
-    public var values: [DatabaseValue] {
-        (0..<count).map { statement.value(at: $0) }
-    }
-}
-
-/// A row's column could not be converted to the requested Swift type, or does not exist.
-public struct RowDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The column name.
-    public let column: String
-    /// The stored value, or nil when the column does not exist.
-    public let value: DatabaseValue?
-    /// The Swift type requested.
-    public let type: String
-    /// The SQL of the statement.
-    public let sql: String
-
-    public init(column: String, value: DatabaseValue?, type: String, sql: String) {
-        self.column = column
-        self.value = value
-        self.type = type
-        self.sql = sql
-    }
-
-    public var description: String {
-        if let value {
-            return "column \(column): cannot read \(value) as \(type) - while reading `\(sql)`"
-        }
-        return "no column named \(column) - while reading `\(sql)`"
     }
 }

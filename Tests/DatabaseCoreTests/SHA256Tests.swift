@@ -1,4 +1,4 @@
-import SQLiteStore
+import DatabaseCore
 import Testing
 
 @Suite("SHA256")
