@@ -27,11 +27,24 @@ let package = Package(
             name: "SQLiteStore",
             dependencies: ["CSQLite", "DatabaseCore"]
         ),
-        // The catalogue: records, fetch requests, search, seed data.
+        // The catalogue, engine-neutral: records, fetch requests and predicates, search rules,
+        // sections and change sets, import and export, the engine protocol, the seed.
+        .target(
+            name: "CatalogueCore",
+            dependencies: ["DatabaseCore"],
+            plugins: ["EmbedResourcesPlugin"]
+        ),
+        // The SQLite engine: its dialect, connections, migrations, bulk import. The only
+        // catalogue module that imports SQLiteStore.
+        .target(
+            name: "CatalogueSQLite",
+            dependencies: ["CatalogueCore", "SQLiteStore"],
+            plugins: ["EmbedResourcesPlugin"]
+        ),
+        // What an app imports: the core with SQLite, the embedded default engine.
         .target(
             name: "CatalogueKit",
-            dependencies: ["SQLiteStore"],
-            plugins: ["EmbedResourcesPlugin"]
+            dependencies: ["CatalogueCore", "CatalogueSQLite", "SQLiteStore"]
         ),
         // The command-line tool.
         .executableTarget(
@@ -57,7 +70,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogueKitTests",
-            dependencies: ["CatalogueKit"]
+            dependencies: ["CatalogueKit", "CatalogueCore", "CatalogueSQLite"]
         ),
         .testTarget(
             name: "catalogueTests",

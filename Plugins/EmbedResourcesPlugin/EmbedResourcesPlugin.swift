@@ -1,8 +1,10 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds `migrations/*.sql` and `seed/*.json` from the package root into the target as Swift
-/// string constants (`EmbeddedResources.files`).
+/// Embeds files from the package root into the target as Swift string constants
+/// (`EmbeddedResources.files`): the seed (`seed/*.json`) into CatalogueCore, each engine's
+/// migrations (`migrations/*.sql`, `migrations/postgres/*.sql`) into its module, and the web
+/// page (`Sources/CatalogueServer/Page/*`) into the server.
 ///
 /// The files stay the single source of truth: the plugin regenerates
 /// `EmbeddedResources.swift` in its work directory on every build, rewriting it only when a file
@@ -12,23 +14,36 @@ import PackagePlugin
 /// executable would get libFuzzer's `main`.
 @main
 struct EmbedResourcesPlugin: BuildToolPlugin {
-    /// The folders, relative to the package root, and the file extensions embedded from each.
-    static let sources: [(folder: String, fileExtension: String)] = [
-        ("migrations", "sql"),
-        ("seed", "json"),
+    /// The folders, relative to the package root, and the file extensions embedded from each,
+    /// per target.
+    static let sourcesByTarget: [String: [(folder: String, fileExtension: String)]] = [
+        "CatalogueCore": [("seed", "json")],
+        "CatalogueSQLite": [("migrations", "sql")],
+        "CataloguePostgres": [("migrations/postgres", "sql")],
+        "CatalogueServer": [("Sources/CatalogueServer/Page", "")],
     ]
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let root = context.package.directoryURL
         var files: [(path: String, contents: String)] = []
-        for source in Self.sources {
+        guard let sources = Self.sourcesByTarget[target.name] else {
+            throw EmbedError(message: "no embedded files are defined for target \(target.name)")
+        }
+        for source in sources {
             let folder = root.appending(path: source.folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            for name in names.filter({ $0.hasSuffix("." + source.fileExtension) }).sorted() {
-                if source.folder == "migrations", !Self.isMigrationFileName(name) {
-                    throw EmbedError(message: "migrations/\(name) is not named NNNN_name.sql (four or more digits, an underscore, letters, digits or underscores)")
-                }
+            let wanted = names.filter { name in
+                source.fileExtension.isEmpty ? !name.hasPrefix(".") : name.hasSuffix("." + source.fileExtension)
+            }
+            for name in wanted.sorted() {
                 let url = folder.appending(path: name)
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                    continue
+                }
+                if source.folder.hasPrefix("migrations"), !Self.isMigrationFileName(name) {
+                    throw EmbedError(message: "\(source.folder)/\(name) is not named NNNN_name.sql (four or more digits, an underscore, letters, digits or underscores)")
+                }
                 guard let text = String(data: try Data(contentsOf: url), encoding: .utf8) else {
                     throw EmbedError(message: "\(url.path) is not UTF-8")
                 }
@@ -44,7 +59,7 @@ struct EmbedResourcesPlugin: BuildToolPlugin {
         }
         return [
             .prebuildCommand(
-                displayName: "Embedding \(files.count) migration and seed files",
+                displayName: "Embedding \(files.count) files into \(target.name)",
                 executable: URL(fileURLWithPath: "/usr/bin/env"),
                 arguments: ["true"],
                 outputFilesDirectory: directory),

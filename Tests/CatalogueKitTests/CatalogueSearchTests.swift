@@ -79,7 +79,7 @@ struct CatalogueSearchTests {
             for scope in CountryScope.allCases {
                 #expect(try countries(text, scope: scope, mode: mode).count == all, "\(mode) \(scope)")
             }
-            let devices = try catalogue.read { db in try db.scalar("SELECT count(*) FROM product WHERE type = 'device'") as Int? }
+            let devices = try catalogue.database.read { db in try db.scalar("SELECT count(*) FROM product WHERE type = 'device'") as Int? }
             #expect(try products(text, scope: .type("device"), mode: mode).count == devices, "\(mode)")
             #expect(try products(text, mode: mode).count == (try catalogue.rowCount("product")), "\(mode)")
         }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import CatalogueKit
+@testable import CatalogueCore
+import CatalogueKit
+@testable import CatalogueSQLite
 
 /// Threads sharing a catalogue, and several connections on one file: no SQLITE_BUSY reaches the
 /// caller, readers only ever see whole transactions, and final counts are exact.

@@ -21,7 +21,7 @@ extension Catalogue {
 
     /// `SELECT count(*) FROM table`.
     func rowCount(_ table: String) throws -> Int {
-        try read { db in try db.scalar("SELECT count(*) FROM \(table)") ?? -1 }
+        try database.read { db in try db.scalar("SELECT count(*) FROM \(table)") ?? -1 }
     }
 
     /// Every country, in id order.
@@ -75,5 +75,12 @@ func displayOrdered<R: Record>(_ records: [R], name: (R) -> String) -> [R] {
         if !Bytes.equal(leftKey, rightKey) { return Bytes.less(leftKey, rightKey) }
         if !Bytes.equal(name(lhs), name(rhs)) { return Bytes.less(name(lhs), name(rhs)) }
         return (lhs.id ?? 0) < (rhs.id ?? 0)
+    }
+}
+
+extension Catalogue {
+    /// The SQLite database under a test catalogue, for SQL-level checks.
+    var database: DatabaseQueue {
+        sqlite!.database
     }
 }

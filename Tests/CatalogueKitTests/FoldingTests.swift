@@ -1,4 +1,6 @@
-@testable import CatalogueKit
+@testable import CatalogueCore
+import CatalogueKit
+@testable import CatalogueSQLite
 import Foundation
 import Testing
 

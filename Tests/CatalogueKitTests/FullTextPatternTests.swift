@@ -7,15 +7,15 @@ struct FullTextPatternTests {
     @Test("Each word becomes a quoted prefix phrase")
     func phrases() throws {
         let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "united ki"))
-        #expect(pattern.rawPattern == "\"united\"* \"ki\"*")
+        #expect(pattern.fts5Pattern == "\"united\"* \"ki\"*")
         #expect(pattern.words == ["united", "ki"])
     }
 
     @Test("Columns restrict the match")
     func columns() throws {
         let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "sao tome", columns: ["name", "aliases"]))
-        #expect(pattern.rawPattern == "{name aliases} : (\"sao\"* \"tome\"*)")
-        #expect(FullTextPattern(matchingAllPrefixesIn: "x", columns: [])?.rawPattern == "\"x\"*")
+        #expect(pattern.fts5Pattern == "{name aliases} : (\"sao\"* \"tome\"*)")
+        #expect(FullTextPattern(matchingAllPrefixesIn: "x", columns: [])?.fts5Pattern == "\"x\"*")
     }
 
     @Test("Syntax characters split words and never reach the pattern", arguments: [
@@ -25,7 +25,7 @@ struct FullTextPatternTests {
     func words(text: String, expected: [String]) throws {
         let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: text))
         #expect(pattern.words == expected)
-        #expect(pattern.rawPattern == expected.map { "\"\($0)\"*" }.joined(separator: " "))
+        #expect(pattern.fts5Pattern == expected.map { "\"\($0)\"*" }.joined(separator: " "))
     }
 
     @Test("Decomposed accents stay in their word (NFC first)")

@@ -21,7 +21,7 @@ struct City: Record, Hashable {
         self.population = population
     }
 
-    init(row: Row) throws {
+    init(row: some DatabaseRow) throws {
         id = try row.decode(at: 0)
         name = try row.decode(at: 1)
         countryCode = try row.decode(at: 2)
@@ -99,7 +99,7 @@ struct HostRecordTypeTests {
         let (texas, inserted) = try catalogue.write { db in try db.upsert(City(name: "Paris", countryCode: "CA")) }
         #expect(inserted == .inserted)
         #expect(texas.id != same.id)
-        let key: String? = try catalogue.read { db in try db.scalar("SELECT name_key FROM city WHERE id = ?", [texas.id!]) }
+        let key: String? = try catalogue.database.read { db in try db.scalar("SELECT name_key FROM city WHERE id = ?", [texas.id!]) }
         #expect(key == "paris")
         #expect(try catalogue.read { try $0.record(City.self, id: updated.id!) }?.population == 2_200_000)
     }
@@ -110,7 +110,7 @@ struct HostRecordTypeTests {
                                          sortDescriptors: FetchSortDescriptor.byName)
         #expect(try request.selectSQL().sql.contains("WHERE city.name_key >= ? AND city.name_key < ? ORDER BY city.name_key, city.name, city.id"))
         #expect(try names(request) == ["Sao Bernardo do Campo", "São Paulo", "São Tomé"])
-        let plan = try catalogue.read { db in try db.explainQueryPlan(request) }
+        let plan = try catalogue.database.read { db in try db.explainQueryPlan(request) }
         #expect(plan.contains { $0.hasPrefix("SEARCH city USING") && $0.contains("INDEX city_by_name_key") }, "\(plan)")
         #expect(!plan.contains { $0.hasPrefix("SCAN city") }, "\(plan)")
         #expect(try names(FetchRequest<City>(predicate: .beginsWith("name", "São", options: .caseInsensitive))).sorted() == ["São Paulo", "São Tomé"])
@@ -201,7 +201,7 @@ struct AppMigrationTests {
             let reopened = try Catalogue(path: path, appMigrations: [City.migration])
             #expect(try reopened.records(FetchRequest<City>()).map(\.name) == ["Bogotá"])
             #expect(try reopened.rowCount("country") == (try SeedData.countries()).count)
-            let applied: [String] = try reopened.read { db in
+            let applied: [String] = try reopened.database.read { db in
                 try db.fetchAll("SELECT identifier FROM app_migrations") { try $0.decode(String.self, at: 0) }
             }
             #expect(applied == ["0001_city"])

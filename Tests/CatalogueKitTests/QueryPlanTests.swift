@@ -13,7 +13,7 @@ struct QueryPlanTests {
     }
 
     func plan<R: Record>(_ request: FetchRequest<R>) throws -> [String] {
-        try catalogue.read { db in try db.explainQueryPlan(request) }
+        try catalogue.database.read { db in try db.explainQueryPlan(request) }
     }
 
     /// Checks that the plan searches `table` through `index` and never scans `table`.

@@ -1,4 +1,6 @@
-@testable import CatalogueKit
+@testable import CatalogueCore
+import CatalogueKit
+@testable import CatalogueSQLite
 import Testing
 
 /// The SQL each record schema writes with: every written column, keys last, natural keys found.
@@ -25,9 +27,9 @@ struct RecordSQLTests {
 
     @Test("Written values append the folded keys, NULL for NULL")
     func writtenValues() {
-        let values = Connection.writtenValues(of: Product(name: "Crème brûlée", type: "Birthdays", year: nil, price: 9.5))
+        let values = Product(name: "Crème brûlée", type: "Birthdays", year: nil, price: 9.5).writtenValues
         #expect(values == [.text("Crème brûlée"), .text("Birthdays"), .null, .real(9.5), .text("creme brulee"), .text("birthdays")])
-        let country = Connection.writtenValues(of: Country(code: "XA", name: "Ærø"))
+        let country = Country(code: "XA", name: "Ærø").writtenValues
         #expect(country.suffix(2) == [.text(Folding.fold("Ærø")), .null])
     }
 

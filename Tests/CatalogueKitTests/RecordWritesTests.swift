@@ -19,7 +19,7 @@ struct RecordWritesTests {
     }
 
     func stored(_ id: Int64) throws -> Stored? {
-        try catalogue.read { db in
+        try catalogue.database.read { db in
             guard let keys = try db.fetchOne("SELECT name_key, capital_key FROM country WHERE id = ?", [id], {
                 (try $0.decode(String.self, at: 0), try $0.decode(String?.self, at: 1))
             }) else { return nil }
@@ -32,7 +32,7 @@ struct RecordWritesTests {
 
     /// Row ids the FTS table matches for `query` (an FTS5 query).
     func fullText(_ table: String, _ query: String) throws -> Set<Int64> {
-        Set(try catalogue.read { db in
+        Set(try catalogue.database.read { db in
             try db.fetchAll("SELECT rowid FROM \(table) WHERE \(table) MATCH ?", [query]) { try $0.decode(Int64.self, at: 0) }
         })
     }
@@ -116,7 +116,7 @@ struct RecordWritesTests {
         let (saved, outcome) = try catalogue.write { db in try db.upsert(Product(name: "iPad", type: "Device", year: 2010, price: 399)) }
         #expect(outcome == .updated)
         #expect(saved.id == original.id)
-        let row = try catalogue.read { db in
+        let row = try catalogue.database.read { db in
             try db.fetchOne("SELECT type, type_key, price FROM product WHERE id = ?", [saved.id!]) {
                 (try $0.decode(String.self, at: 0), try $0.decode(String.self, at: 1), try $0.decode(Double.self, at: 2))
             }
@@ -176,7 +176,7 @@ struct RecordWritesTests {
             }
         }
         #expect(try catalogue.rowCount("country") == before)
-        #expect(try catalogue.read { db in try db.scalar("SELECT count(*) FROM country_alias WHERE alias = 'Fine'") as Int? } == 0)
+        #expect(try catalogue.database.read { db in try db.scalar("SELECT count(*) FROM country_alias WHERE alias = 'Fine'") as Int? } == 0)
         let turkey = try #require(try catalogue.records(FetchRequest<Country>(predicate: .equals("code", "TR"))).first)
         var broken = turkey
         broken.aliases.append(alias)
@@ -192,7 +192,7 @@ struct RecordWritesTests {
         let saved = try catalogue.database.inDatabase { db in try db.insert(country) }
         let stored = try #require(try catalogue.database.inDatabase { db in try db.record(Country.self, id: saved.id!) })
         #expect(stored.aliases == ["Fine", "Other"])
-        #expect(try catalogue.read { db in
+        #expect(try catalogue.database.read { db in
             try db.fetchAll("SELECT alias FROM country_alias WHERE country_id = ? ORDER BY alias", [saved.id!]) { try $0.decode(String.self, at: 0) }
         } == ["Fine", "Other"])
         #expect(try catalogue.database.inDatabase { db in try db.upsert(country).outcome } == .unchanged)
@@ -217,7 +217,7 @@ struct RecordWritesTests {
         #expect(try catalogue.write { db in try db.delete(Country.self, id: id) })
         #expect(try catalogue.write { db in try db.delete(Country.self, id: id) } == false)
         #expect(try stored(id) == nil)
-        #expect(try catalogue.read { db in try db.scalar("SELECT count(*) FROM country_alias WHERE country_id = ?", [id]) as Int? } == 0)
+        #expect(try catalogue.database.read { db in try db.scalar("SELECT count(*) FROM country_alias WHERE country_id = ?", [id]) as Int? } == 0)
         #expect(try fullText("country_fts", "\"turkey\"").isEmpty)
         #expect(try catalogue.records(CatalogueSearch.countries(matching: "turkey")).isEmpty)
         let products = try catalogue.rowCount("product")

@@ -106,7 +106,7 @@ struct SQLiteShellCompatibilityTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try makeClosedCatalogue(in: directory)
-        let result = try shell(file, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%\(Catalogue.foldFunctionName)%'")
+        let result = try shell(file, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%\(SQLiteDialect.foldFunctionName)%'")
         #expect(result.status == 0, "\(result.error)")
         #expect(result.lines == ["0"])
         // The shell can write too: triggers and indexes need nothing from the library.

@@ -45,11 +45,11 @@ struct SeedDataTests {
 
     @Test("No capital is an empty string: countries without one have NULL")
     func noEmptyCapital() throws {
-        let empty = try catalogue.read { db in try db.scalar("SELECT count(*) FROM country WHERE capital = ''") as Int? }
+        let empty = try catalogue.database.read { db in try db.scalar("SELECT count(*) FROM country WHERE capital = ''") as Int? }
         #expect(empty == 0)
         let withoutCapital = try catalogue.records(FetchRequest<Country>(predicate: .equals("capital", nil)))
         #expect(Set(withoutCapital.map(\.code)) == ["AQ", "BV", "HM", "UM"])
-        let keys = try catalogue.read { db in
+        let keys = try catalogue.database.read { db in
             try db.scalar("SELECT count(*) FROM country WHERE capital IS NULL AND capital_key IS NOT NULL") as Int?
         }
         #expect(keys == 0)
@@ -57,7 +57,7 @@ struct SeedDataTests {
 
     @Test("Every product has a name, a type, a year and a price")
     func productsComplete() throws {
-        let incomplete = try catalogue.read { db in
+        let incomplete = try catalogue.database.read { db in
             try db.scalar("""
                 SELECT count(*) FROM product
                 WHERE name IS NULL OR name = '' OR type IS NULL OR type = '' OR year IS NULL OR price IS NULL
@@ -95,7 +95,7 @@ struct SeedDataTests {
     ])
     func aliases(alias: String, key: String, code: String) throws {
         #expect(Folding.fold(alias) == key)
-        let rows = try catalogue.read { db in
+        let rows = try catalogue.database.read { db in
             try db.fetchAll("""
                 SELECT country.code, country_alias.alias FROM country_alias
                 JOIN country ON country.id = country_alias.country_id
@@ -111,7 +111,7 @@ struct SeedDataTests {
 
     @Test("Every stored key is the fold of its column")
     func keysAreFolded() throws {
-        let rows = try catalogue.read { db in
+        let rows = try catalogue.database.read { db in
             try db.fetchAll("SELECT name, name_key, capital, capital_key FROM country") { row in
                 (try row.decode(String.self, at: 0), try row.decode(String.self, at: 1),
                  try row.decode(String?.self, at: 2), try row.decode(String?.self, at: 3))
@@ -149,7 +149,7 @@ struct SeedDataFileTests {
         let path = directory.path("catalogue.sqlite")
         do {
             let catalogue = try Catalogue(path: path)
-            try catalogue.write { db in
+            try catalogue.database.write { db in
                 try db.execute("DELETE FROM country WHERE code IN ('CI', 'TR')")
                 try db.deleteAll(Product.self)
             }

@@ -52,7 +52,7 @@ struct InteractiveCommand: ParsableCommand {
             throw TerminalError.notATerminal
         }
         let catalogue = try global.openCatalogue()
-        let store = catalogue.path == ":memory:" ? nil : InteractiveStateStore(databasePath: catalogue.path)
+        let store = catalogue.location == ":memory:" ? nil : InteractiveStateStore(databasePath: catalogue.location)
         let file = store?.load()
         let entity = self.entity ?? file?.lastEntity ?? .countries
         let source = try InteractiveSources.source(for: entity, catalogue: catalogue)

@@ -16,7 +16,7 @@ struct CatalogueSnapshot: Equatable {
             try db.execute("INSERT INTO country_fts(country_fts) VALUES('integrity-check')")
         }
         func rows(_ sql: String) throws -> [[DatabaseValue]] {
-            try catalogue.read { db in try db.fetchAll(sql) { $0.values } }
+            try catalogue.database.read { db in try db.fetchAll(sql) { $0.values } }
         }
         products = try rows("SELECT * FROM product ORDER BY id")
         countries = try rows("SELECT * FROM country ORDER BY id")
@@ -46,7 +46,7 @@ extension Catalogue {
 
     /// Ids of the products whose name has a word starting with `prefix` (full-text search).
     func fullTextProductIDs(_ prefix: String) throws -> [Int64] {
-        try read { db in
+        try database.read { db in
             try db.fetchAll("SELECT rowid FROM product_fts WHERE product_fts MATCH ? ORDER BY rowid", ["\"\(prefix)\" *"]) {
                 try $0.decode(Int64.self, at: 0)
             }

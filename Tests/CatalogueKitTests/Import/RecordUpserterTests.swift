@@ -1,4 +1,6 @@
-@testable import CatalogueKit
+@testable import CatalogueCore
+import CatalogueKit
+@testable import CatalogueSQLite
 import Foundation
 import Testing
 
@@ -31,7 +33,7 @@ struct RecordUpserterTests {
                 year: Bool.random(using: &generator) ? nil : Int.random(in: 2000...2002, using: &generator),
                 price: Bool.random(using: &generator) ? nil : Double(Int.random(in: 1...3, using: &generator)) / 2))
         }
-        let fastOutcomes = try fast.write { db in
+        let fastOutcomes = try fast.database.write { db in
             let upserter = try RecordUpserter<Product>(db)
             return try products.map { try upserter.upsert($0) }
         }
@@ -45,7 +47,7 @@ struct RecordUpserterTests {
     @Test("A constraint failure rolls back the row only; the upserter goes on")
     func constraintFailure() throws {
         let catalogue = try emptyCatalogue()
-        try catalogue.write { db in
+        try catalogue.database.write { db in
             let upserter = try RecordUpserter<Product>(db)
             #expect(try upserter.upsert(Product(name: "A", type: "t", year: 1)) == .inserted)
             #expect(throws: DatabaseError.self) { try upserter.upsert(Product(name: "B", type: "t", year: 10_000)) }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import CatalogueKit
+@testable import CatalogueCore
+import CatalogueKit
+@testable import CatalogueSQLite
 
 /// Replays a change set on the old arrangement as a table view does (deletions and move sources
 /// at old paths, then section changes, then insertions and move destinations at new paths),
@@ -189,7 +191,7 @@ struct ChangeSetTests {
         let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName))
         try controller.performFetch()
         let other = try Catalogue(path: path, seed: false)
-        try other.write { db in _ = try db.insert(Product(name: "Zebra lamp", type: "thing")) }
+        try await other.write { db in _ = try db.insert(Product(name: "Zebra lamp", type: "thing")) }
         var iterator = controller.changeSets(pollingInterval: .milliseconds(10)).makeAsyncIterator()
         let changes = try #require(try await iterator.next())
         #expect(changes.insertedSections == [0])

@@ -1,5 +1,7 @@
 import Testing
-@testable import CatalogueKit
+@testable import CatalogueCore
+import CatalogueKit
+@testable import CatalogueSQLite
 
 @Suite("Section index")
 struct SectionIndexTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import CatalogueKit
+@testable import CatalogueCore
+import CatalogueKit
+@testable import CatalogueSQLite
 
 @Suite("Sectioned results controller")
 struct SectionedResultsControllerTests {
@@ -173,7 +175,7 @@ struct SectionedResultsControllerTests {
         try byCapital.performFetch()
         let last = try #require(byCapital.sections.last)
         #expect(last.name == "#")
-        let noCapital = try catalogue.read { db in try db.scalar("SELECT count(*) FROM country WHERE capital IS NULL") as Int? }
+        let noCapital = try catalogue.database.read { db in try db.scalar("SELECT count(*) FROM country WHERE capital IS NULL") as Int? }
         #expect(last.numberOfObjects >= noCapital ?? 0)
         #expect(try byCapital.object(at: ResultIndexPath(row: 0, section: byCapital.numberOfSections - 1)).capital == nil)
     }

@@ -1,0 +1,65 @@
+import Dispatch
+
+/// The `async` face of ``Catalogue``: each method runs its synchronous twin on a thread of its
+/// own and resumes the caller when the engine has answered, so neither the main actor nor a
+/// server's event loop ever waits on the database. Rows are decoded on that thread, off the
+/// caller's actor.
+///
+/// ```swift
+/// @MainActor
+/// func showResults(for text: String) async throws {
+///     let results = try await catalogue.search(CatalogueSearch.countries(matching: text), limit: 50)
+///     tableRows = results.records.map(\.name)
+/// }
+/// ```
+extension Catalogue {
+    /// Async form of ``read(_:)``.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogueReading) throws -> T) async throws -> T {
+        try await offload { try self.read(body) }
+    }
+
+    /// Async form of ``write(_:)``.
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any CatalogueWriting) throws -> T) async throws -> T {
+        try await offload { try self.write(body) }
+    }
+
+    /// Async form of ``search(_:limit:offset:)``.
+    public func search<R: Record>(_ request: FetchRequest<R>, limit: Int? = nil, offset: Int? = nil) async throws -> SearchResults<R> {
+        try await offload { try self.search(request, limit: limit, offset: offset) }
+    }
+
+    /// Async form of ``fetch(_:)``.
+    public func fetch<R: Record>(_ request: FetchRequest<R>) async throws -> [R] {
+        try await offload { try self.fetch(request) }
+    }
+
+    /// Async form of ``fetchCount(_:)``.
+    public func fetchCount<R: Record>(_ request: FetchRequest<R>) async throws -> Int {
+        try await offload { try self.fetchCount(request) }
+    }
+
+    /// Async form of ``fetchIDs(_:)``.
+    public func fetchIDs<R: Record>(_ request: FetchRequest<R>) async throws -> [Int64] {
+        try await offload { try self.fetchIDs(request) }
+    }
+
+    /// Async form of ``record(_:id:)``.
+    public func record<R: Record>(_ type: R.Type, id: Int64) async throws -> R? {
+        try await offload { try self.record(type, id: id) }
+    }
+
+    /// Async form of ``productTypes()``.
+    public func productTypes() async throws -> [String] {
+        try await offload { try self.productTypes() }
+    }
+}
+
+/// Runs `body` on a global queue's thread and returns its result to the awaiting task.
+func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global(qos: .userInitiated).async {
+            continuation.resume(with: Result { try body() })
+        }
+    }
+}

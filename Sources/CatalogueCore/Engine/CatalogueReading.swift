@@ -1,0 +1,136 @@
+/// A connection handed to ``Catalogue/read(_:)`` (or an engine's `reading`): it fetches
+/// records, counts and ids for requests, in the engine's dialect.
+///
+/// An engine implements ``dialect`` and ``forEachRow(_:_:)``; the rest has default
+/// implementations built on them, which an engine replaces where it has a faster path (SQLite
+/// reuses cached prepared statements).
+///
+/// ```swift
+/// let (page, total) = try catalogue.read { db in
+///     (try db.fetch(request), try db.fetchCount(request))   // one consistent snapshot
+/// }
+/// ```
+public protocol CatalogueReading {
+    /// How this connection's engine writes SQL.
+    var dialect: any SQLDialect { get }
+    /// Runs `query` and calls `body` with each row, in order.
+    func forEachRow(_ query: SQLFragment, _ body: (any DatabaseRow) throws -> Void) throws
+
+    /// The records `request` describes, in its order.
+    func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R]
+    /// How many records match the request's predicate (limit and offset ignored), counted
+    /// without loading them.
+    func fetchCount<R: Record>(_ request: FetchRequest<R>) throws -> Int
+    /// The ids of the records `request` describes, in its order.
+    func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64]
+    /// The record with `id`, if any.
+    func record<R: Record>(_ type: R.Type, id: Int64) throws -> R?
+    /// Calls `body` with the id of every record `request` describes, in its order, and the first
+    /// character of `column` as stored and of its folded key (nil for NULL or empty), for
+    /// computing sections without loading records.
+    func forEachSectionRow<R: Record>(
+        _ request: FetchRequest<R>, column: String,
+        _ body: (_ id: Int64, _ first: Unicode.Scalar?, _ foldedFirst: Unicode.Scalar?) -> Void
+    ) throws
+}
+
+extension CatalogueReading {
+    public func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
+        var records: [R] = []
+        try forEachRow(try request.selectSQL(in: dialect)) { records.append(try R(row: $0)) }
+        return records
+    }
+
+    public func fetchCount<R: Record>(_ request: FetchRequest<R>) throws -> Int {
+        var count = 0
+        try forEachRow(try request.countSQL(in: dialect)) { count = Int(try $0.decodeInteger(at: 0)) }
+        return count
+    }
+
+    public func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64] {
+        var ids: [Int64] = []
+        try forEachRow(try request.select(R.schema.qualifiedID, in: dialect)) { ids.append(try $0.decodeInteger(at: 0)) }
+        return ids
+    }
+
+    public func record<R: Record>(_ type: R.Type, id: Int64) throws -> R? {
+        try fetch(FetchRequest<R>(predicate: .equals("id", id), sortDescriptors: [], fetchLimit: 1)).first
+    }
+
+    public func forEachSectionRow<R: Record>(
+        _ request: FetchRequest<R>, column: String,
+        _ body: (_ id: Int64, _ first: Unicode.Scalar?, _ foldedFirst: Unicode.Scalar?) -> Void
+    ) throws {
+        let schema = R.schema
+        let keyColumn = schema.keyColumn(for: column) ?? column
+        var unlimited = request
+        unlimited.fetchLimit = nil
+        unlimited.fetchOffset = 0
+        let columns = [
+            schema.qualifiedID,
+            dialect.sectionExpression("\(schema.table).\(column)"),
+            dialect.sectionExpression("\(schema.table).\(keyColumn)"),
+        ]
+        try forEachRow(try unlimited.select(columns.joined(separator: ", "), in: dialect)) { row in
+            body(
+                try row.decodeInteger(at: 0),
+                try row.decodeOptionalText(at: 1)?.unicodeScalars.first,
+                try row.decodeOptionalText(at: 2)?.unicodeScalars.first)
+        }
+    }
+
+    /// The first record `request` describes, if any.
+    public func fetchFirst<R: Record>(_ request: FetchRequest<R>) throws -> R? {
+        var request = request
+        request.fetchLimit = 1
+        return try fetch(request).first
+    }
+
+    /// The records with these ids, in no particular order (missing ids are left out).
+    public func records<R: Record>(_ type: R.Type, ids: [Int64]) throws -> [R] {
+        try fetch(FetchRequest<R>(predicate: .in("id", ids), sortDescriptors: []))
+    }
+
+    /// One page of `request` and the count of all its matches (see ``Catalogue/search(_:limit:offset:)``).
+    public func search<R: Record>(_ request: FetchRequest<R>, limit: Int? = 50, offset: Int = 0) throws -> SearchResults<R> {
+        var page = request
+        if let limit { page.fetchLimit = limit }
+        page.fetchOffset = offset
+        let records = try fetch(page)
+        // A page shorter than the limit, from the start, is the whole result: no count needed.
+        if offset == 0, page.fetchLimit.map({ records.count < $0 }) ?? true {
+            return SearchResults(records: records, totalCount: records.count)
+        }
+        return SearchResults(records: records, totalCount: try fetchCount(page))
+    }
+}
+
+/// A connection handed to ``Catalogue/write(_:)``, inside its transaction: it reads as
+/// ``CatalogueReading`` does and writes records, keeping their folded keys, aliases and
+/// full-text index in sync.
+///
+/// ```swift
+/// try catalogue.write { db in
+///     try db.upsert(Product(name: "iPad Air", type: "device", year: 2013, price: 499))
+/// }
+/// ```
+public protocol CatalogueWriting: CatalogueReading {
+    /// Inserts `record` and returns it with its new id.
+    @discardableResult
+    func insert<R: Record>(_ record: R) throws -> R
+    /// Inserts `record`, or updates the row with the same natural key; returns the record with
+    /// its id and what happened.
+    @discardableResult
+    func upsert<R: Record>(_ record: R) throws -> (record: R, outcome: UpsertOutcome)
+    /// Updates the row with `record.id`; throws ``RecordError/notFound(table:id:)`` when none.
+    func update<R: Record>(_ record: R) throws
+    /// Deletes the row with `id`; returns whether there was one.
+    @discardableResult
+    func delete<R: Record>(_ type: R.Type, id: Int64) throws -> Bool
+    /// Deletes every row of the record's table; returns how many there were.
+    @discardableResult
+    func deleteAll<R: Record>(_ type: R.Type) throws -> Int
+    /// Inserts or updates many records, all or none; returns the counts.
+    @discardableResult
+    func upsert<S: Sequence>(contentsOf records: S) throws -> UpsertCounts where S.Element: Record
+}

@@ -1,0 +1,279 @@
+import Foundation
+
+/// Compiles a ``FetchPredicate`` into an SQL condition on one record table, in an engine's
+/// dialect.
+///
+/// The only place where predicates become SQL. Column names are checked against the schema
+/// (so a `%K` from user input cannot inject SQL); every value is a bound argument. What differs
+/// per engine (CONTAINS, ENDSWITH, folding a column without a key, full-text match) is asked of
+/// the ``SQLDialect``.
+struct PredicateCompiler {
+    let schema: RecordSchema
+    let dialect: any SQLDialect
+
+    /// Lists longer than this compile as a balanced tree of parenthesized halves: SQLite nests a
+    /// chain of `a AND b AND …` one level per operand and refuses trees deeper than 1000
+    /// (`SQLITE_MAX_EXPR_DEPTH`), so a search of thousands of terms needs logarithmic depth.
+    private static let flatListLimit = 64
+
+    /// Appends the condition for `predicate` to `sql`.
+    func compile(_ predicate: FetchPredicate, into sql: inout SQLBuilder) throws {
+        switch predicate {
+        case .true:
+            sql.append(dialect.trueCondition)
+        case .false:
+            sql.append(dialect.falseCondition)
+        case .and(let predicates):
+            try join(predicates[...], separator: " AND ", empty: dialect.trueCondition, into: &sql)
+        case .or(let predicates):
+            try join(predicates[...], separator: " OR ", empty: dialect.falseCondition, into: &sql)
+        case .not(let inner):
+            sql.append("NOT (")
+            try compile(inner, into: &sql)
+            sql.append(")")
+        case .between(let column, let lower, let upper):
+            sql.append(try qualified(column))
+            sql.append(" BETWEEN ")
+            sql.bind(lower)
+            sql.append(" AND ")
+            sql.bind(upper)
+        case .in(let column, let values, let options):
+            guard !values.isEmpty else {
+                sql.append(dialect.falseCondition)
+                return
+            }
+            let comparable = try self.comparable(column, options: options, for: values)
+            try comparable.append(into: &sql, dialect: dialect)
+            sql.append(" IN (")
+            for (index, value) in values.enumerated() {
+                if index > 0 { sql.append(", ") }
+                sql.bind(comparable.fold(value))
+            }
+            sql.append(")")
+        case .comparison(let column, let op, let value, let options):
+            // `[c]` or `[d]` prefix on a column with a `[cd]` key: every match is also a `[cd]`
+            // match, so an index range on the key narrows the rows the function must check.
+            if op == .beginsWith, !options.isEmpty, options != .caseAndDiacriticInsensitive,
+               schema.keyColumn(for: column) != nil {
+                try compile(.comparison(column: column, operator: .beginsWith, value: value,
+                                        options: .caseAndDiacriticInsensitive), into: &sql)
+                sql.append(" AND ")
+            }
+            let comparable = try self.comparable(column, options: options, for: [value])
+            try compare(comparable, op, comparable.fold(value), into: &sql)
+        case .anyAlias(let op, let value, let options):
+            guard let aliases = schema.aliases else {
+                throw FetchRequestError.noAliases(table: schema.table)
+            }
+            let comparable = Comparable(
+                column: aliases.qualifiedNameColumn, key: aliases.qualifiedKeyColumn, options: options)
+            sql.append(schema.qualifiedID)
+            sql.append(aliases.subqueryPrefix)
+            try compare(comparable, op, comparable.fold(.text(value)), into: &sql)
+            sql.append(")")
+        case .fullText(let pattern):
+            guard schema.fullTextTable != nil else {
+                throw FetchRequestError.noFullTextTable(table: schema.table)
+            }
+            try dialect.appendFullTextMatch(pattern, schema: schema, into: &sql)
+        }
+    }
+
+    private func join(
+        _ predicates: ArraySlice<FetchPredicate>, separator: String, empty: String, into sql: inout SQLBuilder
+    ) throws {
+        guard !predicates.isEmpty else {
+            sql.append(empty)
+            return
+        }
+        if predicates.count > Self.flatListLimit {
+            let middle = predicates.startIndex + predicates.count / 2
+            sql.append("(")
+            try join(predicates[..<middle], separator: separator, empty: empty, into: &sql)
+            sql.append(")")
+            sql.append(separator)
+            sql.append("(")
+            try join(predicates[middle...], separator: separator, empty: empty, into: &sql)
+            sql.append(")")
+            return
+        }
+        for (index, predicate) in predicates.enumerated() {
+            if index > 0 { sql.append(separator) }
+            sql.append("(")
+            try compile(predicate, into: &sql)
+            sql.append(")")
+        }
+    }
+
+    /// `table.column` for a known column.
+    func qualified(_ column: String) throws -> String {
+        guard let qualified = schema.qualifiedColumns[column] else {
+            throw FetchRequestError.unknownColumn(column, table: schema.table, known: schema.selection)
+        }
+        return qualified
+    }
+
+    /// What a comparison compares: a column, its stored key, or the column folded in the query,
+    /// and how the compared values fold to match.
+    struct Comparable {
+        let column: String
+        let key: String?
+        let options: ComparisonOptions
+
+        /// Whether the stored key column stands for the folded column.
+        var usesKey: Bool {
+            options == .caseAndDiacriticInsensitive && key != nil
+        }
+
+        /// The compared expression: the column, its key, or the column folded in the query.
+        func expression(dialect: any SQLDialect) throws -> String {
+            if options.isEmpty { return column }
+            if usesKey, let key { return key }
+            return try dialect.foldedExpression(column, options: options)
+        }
+
+        /// Appends the compared expression.
+        func append(into sql: inout SQLBuilder, dialect: any SQLDialect) throws {
+            sql.append(try expression(dialect: dialect))
+        }
+
+        /// A compared value, folded as the expression is.
+        func fold(_ value: DatabaseValue) -> DatabaseValue {
+            if !options.isEmpty, case .text(let text) = value { return .text(Folding.fold(text, options: options)) }
+            return value
+        }
+    }
+
+    /// The comparable for `column` under `options`.
+    private func comparable(_ column: String, options: ComparisonOptions, for values: [DatabaseValue]) throws -> Comparable {
+        let qualifiedColumn = try qualified(column)
+        // Options only matter for text; numbers compare as they are.
+        let comparesText = values.contains { if case .text = $0 { return true } else { return false } }
+        guard comparesText, !options.isEmpty else {
+            return Comparable(column: qualifiedColumn, key: nil, options: [])
+        }
+        let key = schema.keyColumn(for: column).flatMap { schema.qualifiedColumns[$0] }
+        return Comparable(column: qualifiedColumn, key: key, options: options)
+    }
+
+    private func compare(
+        _ comparable: Comparable, _ op: ComparisonOperator, _ value: DatabaseValue, into sql: inout SQLBuilder
+    ) throws {
+        switch op {
+        case .equal, .notEqual:
+            try comparable.append(into: &sql, dialect: dialect)
+            if value.isNull {
+                sql.append(op == .equal ? " IS NULL" : " IS NOT NULL")
+            } else {
+                sql.append(op == .equal ? " = " : " \(dialect.isDistinctFrom) ")
+                sql.bind(value)
+            }
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            try comparable.append(into: &sql, dialect: dialect)
+            sql.append(" " + op.rawValue + " ")
+            sql.bind(value)
+        case .beginsWith:
+            let prefix = try textValue(value, op)
+            // A range on the (key) column: an index range scan when the column is indexed, with
+            // no LIKE, so wildcards are literal and the statement never needs re-preparing.
+            try withExpression(comparable, into: &sql) { expression, sql in
+                dialect.appendPrefixRange(expression, prefix: prefix, into: &sql)
+            }
+        case .endsWith:
+            let suffix = try textValue(value, op)
+            guard !suffix.isEmpty else {
+                // Like BEGINSWITH and CONTAINS: the empty string ends every string.
+                try comparable.append(into: &sql, dialect: dialect)
+                sql.append(" IS NOT NULL")
+                return
+            }
+            try withExpression(comparable, into: &sql) { expression, sql in
+                dialect.appendEndsWith(expression, suffix, into: &sql)
+            }
+        case .contains:
+            let needle = try textValue(value, op)
+            try withExpression(comparable, into: &sql) { expression, sql in
+                dialect.appendContains(expression, needle, into: &sql)
+            }
+        }
+    }
+
+    /// Calls `body` with the compared expression as SQL text.
+    private func withExpression(
+        _ comparable: Comparable, into sql: inout SQLBuilder, _ body: (String, inout SQLBuilder) -> Void
+    ) throws {
+        body(try comparable.expression(dialect: dialect), &sql)
+    }
+
+    private func textValue(_ value: DatabaseValue, _ op: ComparisonOperator) throws -> String {
+        guard case .text(let text) = value else {
+            throw FetchRequestError.notText(op.rawValue, value)
+        }
+        return text
+    }
+
+    /// See ``FetchPredicate/prefixSuccessor(of:)``.
+    static func successor(of prefix: String) -> String? {
+        FetchPredicate.prefixSuccessor(of: prefix)
+    }
+}
+
+extension FetchPredicate {
+    /// The smallest string greater than every string that starts with `prefix`: `prefix` with
+    /// its last scalar incremented (UTF-8 byte order is scalar order, and both engines compare
+    /// keys bytewise). Nil for an empty prefix or one made only of U+10FFFF. A BEGINSWITH is the
+    /// range from the prefix up to this.
+    ///
+    /// ```swift
+    /// FetchPredicate.prefixSuccessor(of: "bog")  // "boh"
+    /// ```
+    public static func prefixSuccessor(of prefix: String) -> String? {
+        let scalars = prefix.unicodeScalars
+        var end = scalars.endIndex
+        while end > scalars.startIndex {
+            let last = scalars.index(before: end)
+            var next = scalars[last].value + 1
+            if next == 0xD800 { next = 0xE000 }  // skip the surrogate range
+            if let scalar = Unicode.Scalar(next) {
+                var successor = String(scalars[..<last])
+                successor.unicodeScalars.append(scalar)
+                return successor
+            }
+            end = last
+        }
+        return nil
+    }
+}
+
+/// A fetch request could not be compiled.
+public enum FetchRequestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The column does not exist in the record's table.
+    case unknownColumn(String, table: String, known: [String])
+    /// A text operator (BEGINSWITH, ENDSWITH, CONTAINS) was given a value that is not text.
+    case notText(String, DatabaseValue)
+    /// The record type has no alias table.
+    case noAliases(table: String)
+    /// The record type has no full-text table.
+    case noFullTextTable(table: String)
+    /// Sorting by relevance needs a full-text predicate at the top level of the request.
+    case relevanceWithoutFullText
+    /// The engine cannot run this part of a request.
+    case unsupported(String)
+
+    public var description: String {
+        switch self {
+        case .unknownColumn(let column, let table, let known):
+            "no column \(column) in \(table); known columns: \(known.joined(separator: ", "))"
+        case .notText(let op, let value):
+            "\(op) needs a text value, got \(value)"
+        case .noAliases(let table):
+            "\(table) has no aliases"
+        case .noFullTextTable(let table):
+            "\(table) has no full-text index"
+        case .relevanceWithoutFullText:
+            "sorting by relevance needs a full-text predicate combined with AND at the top level"
+        case .unsupported(let what):
+            "this engine does not support \(what)"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// What differs between the SQL of two engines, for the parts of a request that differ: how a
+/// parameter is written, CONTAINS, ENDSWITH, folding a column without a stored key, full-text
+/// match and rank, and "no limit".
+///
+/// CatalogueKit builds every request's SQL in one place (``FetchRequest/selectSQL(in:)``,
+/// ``FetchRequest/countSQL(in:)``) and asks the dialect for these parts; each engine's module
+/// implements its dialect (SQLite's in `CatalogueSQLite`, PostgreSQL's in `CataloguePostgres`).
+/// User text only ever reaches the SQL as a bound argument: a dialect appends it with
+/// ``SQLBuilder/bind(_:)``.
+///
+/// ```swift
+/// var sql = SQLBuilder(dialect: dialect)
+/// sql.append("SELECT count(*) FROM product WHERE ")
+/// dialect.appendContains("product.name_key", "pad", into: &sql)
+/// sql.fragment().sql  // SQLite: "… WHERE instr(product.name_key, ?) > 0"
+/// ```
+public protocol SQLDialect: Sendable {
+    /// How bound parameters are written: `?` (SQLite) or `$1, $2, …` (PostgreSQL).
+    var placeholderStyle: PlaceholderStyle { get }
+    /// SQL for a condition that always holds (`1`, `TRUE`).
+    var trueCondition: String { get }
+    /// SQL for a condition that never holds (`0`, `FALSE`).
+    var falseCondition: String { get }
+    /// The value bound to `LIMIT` for "no limit" (SQLite: -1; PostgreSQL: NULL).
+    var unlimited: DatabaseValue { get }
+    /// The SQL operator for "not equal, NULL being a value" (`IS NOT`, `IS DISTINCT FROM`).
+    var isDistinctFrom: String { get }
+
+    /// Appends `expression >= prefix AND expression < successor`, or what stands for it when
+    /// the prefix has no successor (empty, or only U+10FFFF): the whole range above `prefix`.
+    func appendPrefixRange(_ expression: String, prefix: String, into sql: inout SQLBuilder)
+    /// Appends "`expression` contains `needle`" (literal text: no wildcard is special).
+    func appendContains(_ expression: String, _ needle: String, into sql: inout SQLBuilder)
+    /// Appends "`expression` ends with `suffix`", for a non-empty suffix.
+    func appendEndsWith(_ expression: String, _ suffix: String, into sql: inout SQLBuilder)
+    /// `expression` folded as `options` say, for a column without a stored key (no parameter:
+    /// the options are not user text). Throws ``FetchRequestError/unsupported(_:)`` when the
+    /// engine cannot fold so.
+    func foldedExpression(_ expression: String, options: ComparisonOptions) throws -> String
+    /// Appends "the record `id` matches the full-text `pattern`" for a record type's index.
+    func appendFullTextMatch(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws
+    /// Appends the FROM clause and the full-text condition of a request ranked by relevance,
+    /// and returns the ORDER BY term that sorts best match first.
+    func appendRankedSource(
+        _ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder
+    ) throws -> String
+    /// The expression whose first character decides a record's section: the column itself
+    /// where the engine reads the first character cheaply, else an expression for it.
+    func sectionExpression(_ qualifiedColumn: String) -> String
+}
+
+/// How an engine writes bound parameters.
+public enum PlaceholderStyle: Sendable, Hashable {
+    /// `?` for every parameter (SQLite).
+    case questionMark
+    /// `$1`, `$2`, … in order (PostgreSQL).
+    case dollarNumbered
+}

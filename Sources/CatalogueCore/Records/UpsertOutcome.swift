@@ -1,0 +1,36 @@
+/// What an upsert did.
+public enum UpsertOutcome: Sendable, Hashable {
+    /// A new row was inserted.
+    case inserted
+    /// An existing row (same natural key) had different values and was updated.
+    case updated
+    /// An existing row already had these values; nothing was written.
+    case unchanged
+}
+
+/// How many records a batch upsert inserted, updated and left unchanged.
+public struct UpsertCounts: Sendable, Hashable {
+    public var inserted = 0
+    public var updated = 0
+    public var unchanged = 0
+
+    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0) {
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+    }
+
+    /// Counts one outcome.
+    public mutating func record(_ outcome: UpsertOutcome) {
+        switch outcome {
+        case .inserted: inserted += 1
+        case .updated: updated += 1
+        case .unchanged: unchanged += 1
+        }
+    }
+
+    /// Every record counted.
+    public var total: Int {
+        inserted + updated + unchanged
+    }
+}

@@ -1,0 +1,86 @@
+import CatalogueCore
+import SQLiteStore
+
+/// A connection is what SQLite's engine hands to ``Catalogue/read(_:)`` and
+/// ``Catalogue/write(_:)``: the catalogue's reads run on cached prepared statements.
+extension Connection: CatalogueWriting {
+    /// SQLite's dialect.
+    public var dialect: any SQLDialect {
+        SQLiteDialect()
+    }
+
+    /// Runs `query` and calls `body` with each row.
+    public func forEachRow(_ query: SQLFragment, _ body: (any DatabaseRow) throws -> Void) throws {
+        try forEachRow(query.sql, StatementArguments(query.arguments)) { try body($0) }
+    }
+
+    /// The records `request` describes, in its order.
+    ///
+    /// ```swift
+    /// let european = try db.fetch(FetchRequest<Country>(predicate: .equals("continent", "Europe")))
+    /// ```
+    @inlinable
+    public func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
+        let sql = try request.selectSQL(in: SQLiteDialect())
+        return try fetchAll(sql.sql, StatementArguments(sql.arguments)) { try R(row: $0) }
+    }
+
+    /// How many records match the request's predicate (limit and offset ignored), counted in
+    /// SQL without loading a row.
+    @inlinable
+    public func fetchCount<R: Record>(_ request: FetchRequest<R>) throws -> Int {
+        let sql = try request.countSQL(in: SQLiteDialect())
+        return try scalar(sql.sql, StatementArguments(sql.arguments)) ?? 0
+    }
+
+    /// The ids of the records `request` describes, in its order.
+    @inlinable
+    public func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64] {
+        let sql = try request.select(R.schema.qualifiedID, in: SQLiteDialect())
+        return try fetchAll(sql.sql, StatementArguments(sql.arguments)) { $0.statement.int64(at: 0) }
+    }
+
+    /// Calls `body` with each record's id and the first characters of `column` and its key,
+    /// read from SQLite's buffers without creating strings.
+    public func forEachSectionRow<R: Record>(
+        _ request: FetchRequest<R>, column: String,
+        _ body: (_ id: Int64, _ first: Unicode.Scalar?, _ foldedFirst: Unicode.Scalar?) -> Void
+    ) throws {
+        let schema = R.schema
+        let keyColumn = schema.keyColumn(for: column) ?? column
+        var unlimited = request
+        unlimited.fetchLimit = nil
+        unlimited.fetchOffset = 0
+        let sql = try unlimited.select(
+            "\(schema.qualifiedID), \(schema.table).\(column), \(schema.table).\(keyColumn)", in: SQLiteDialect())
+        try forEachRow(sql.sql, StatementArguments(sql.arguments)) { row in
+            let statement = row.statement
+            body(statement.int64(at: 0), statement.firstScalar(at: 1), statement.firstScalar(at: 2))
+        }
+    }
+
+    /// SQLite's plan for the request's SELECT, one line per step ("SEARCH country USING INDEX …").
+    public func explainQueryPlan<R: Record>(_ request: FetchRequest<R>) throws -> [String] {
+        let sql = try request.selectSQL(in: SQLiteDialect())
+        return try fetchAll("EXPLAIN QUERY PLAN " + sql.sql, StatementArguments(sql.arguments)) {
+            try $0.decode(String.self, named: "detail")
+        }
+    }
+}
+
+extension FetchRequest {
+    /// The SELECT statement for the records in SQLite's dialect (see ``selectSQL(in:)``).
+    public func selectSQL() throws -> SQLFragment {
+        try selectSQL(in: SQLiteDialect())
+    }
+
+    /// A SELECT of the given result columns in SQLite's dialect (see ``select(_:in:)``).
+    public func select(_ resultColumns: String) throws -> SQLFragment {
+        try select(resultColumns, in: SQLiteDialect())
+    }
+
+    /// `SELECT count(*)` in SQLite's dialect (see ``countSQL(in:)``).
+    public func countSQL() throws -> SQLFragment {
+        try countSQL(in: SQLiteDialect())
+    }
+}

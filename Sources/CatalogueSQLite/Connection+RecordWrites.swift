@@ -1,0 +1,126 @@
+import CatalogueCore
+import Foundation
+import SQLiteStore
+
+extension Connection {
+    /// Inserts `record` and returns it with its new id. Folded keys, aliases and the full-text
+    /// index are written with it.
+    ///
+    /// ```swift
+    /// let saved = try db.insert(Product(name: "iPhone 3G", type: "device", year: 2008, price: 199))
+    /// saved.id  // the new row id
+    /// ```
+    @discardableResult
+    public func insert<R: Record>(_ record: R) throws -> R {
+        try atomically(R.self) {
+            let values = record.writtenValues
+            try cachedStatement(R.schema.sql.insert).execute(StatementArguments(values))
+            var saved = record
+            saved.id = lastInsertedRowID
+            try writeAliases(of: saved, replacing: false)
+            return saved
+        }
+    }
+
+    /// Inserts `record`, or updates the row with the same natural key (a country's `code`, a
+    /// product's name and type). Returns the record with its id and what happened.
+    ///
+    /// ```swift
+    /// let (saved, outcome) = try db.upsert(Country(code: "FR", name: "France", capital: "Paris"))
+    /// ```
+    @discardableResult
+    public func upsert<R: Record>(_ record: R) throws -> (record: R, outcome: UpsertOutcome) {
+        try atomically(R.self) {
+            let sql: RecordSQL = R.schema.sql
+            let values = record.writtenValues
+            let keyValues = sql.naturalKeyIndexes.map { values[$0] }
+            let existing = try fetchOne(sql.findByNaturalKey, StatementArguments(keyValues)) { try R(row: $0) }
+            var saved = record
+            guard let existing, let id = existing.id else {
+                try cachedStatement(sql.insert).execute(StatementArguments(values))
+                saved.id = lastInsertedRowID
+                try writeAliases(of: saved, replacing: false)
+                return (saved, .inserted)
+            }
+            saved.id = id
+            if existing.databaseValues == record.databaseValues {
+                return (saved, .unchanged)
+            }
+            try cachedStatement(sql.update).execute(StatementArguments(values + [.integer(id)]))
+            try writeAliases(of: saved, replacing: true)
+            return (saved, .updated)
+        }
+    }
+
+    /// Updates the row with `record.id`. Throws ``RecordError/notFound(table:id:)`` when there is
+    /// none.
+    public func update<R: Record>(_ record: R) throws {
+        guard let id = record.id else { throw RecordError.missingID(table: R.schema.table) }
+        try atomically(R.self) {
+            let values = record.writtenValues
+            try cachedStatement(R.schema.sql.update).execute(StatementArguments(values + [.integer(id)]))
+            guard changedRowCount > 0 else { throw RecordError.notFound(table: R.schema.table, id: id) }
+            try writeAliases(of: record, replacing: true)
+        }
+    }
+
+    /// Deletes the row with `id`; returns whether there was one. Its aliases and full-text
+    /// entry go with it.
+    @discardableResult
+    public func delete<R: Record>(_ type: R.Type, id: Int64) throws -> Bool {
+        try cachedStatement(R.schema.sql.deleteByID).execute([id])
+        return changedRowCount > 0
+    }
+
+    /// Deletes every row of the record's table; returns how many there were.
+    @discardableResult
+    public func deleteAll<R: Record>(_ type: R.Type) throws -> Int {
+        try cachedStatement(R.schema.sql.deleteAll).execute()
+        return changedRowCount
+    }
+
+    /// The record with `id`, if any.
+    public func record<R: Record>(_ type: R.Type, id: Int64) throws -> R? {
+        try fetchOne(R.schema.sql.findByID, [id]) { try R(row: $0) }
+    }
+
+    /// Inserts or updates many records in one transaction (or savepoint, inside a transaction):
+    /// all land, or, when one fails, none. Returns how many were inserted, updated and unchanged.
+    ///
+    /// ```swift
+    /// let counts = try db.upsert(contentsOf: products)
+    /// print("\(counts.inserted) added, \(counts.updated) updated")
+    /// ```
+    @discardableResult
+    public func upsert<S: Sequence>(contentsOf records: S) throws -> UpsertCounts where S.Element: Record {
+        try transaction(.immediate) {
+            // Two prepared statements per record type, no read per row (see RecordUpserter).
+            let upserter = try RecordUpserter<S.Element>(self)
+            var counts = UpsertCounts()
+            for record in records {
+                counts.record(try upserter.upsert(record))
+            }
+            return counts
+        }
+    }
+
+    /// Runs a record write so that it lands whole or not at all: in a savepoint when it takes
+    /// several statements (a record with aliases); a single statement is atomic by itself.
+    private func atomically<R: Record, T>(_ type: R.Type, _ body: () throws -> T) throws -> T {
+        R.schema.aliases == nil ? try body() : try savepoint(body)
+    }
+
+
+    private func writeAliases<R: Record>(of record: R, replacing: Bool) throws {
+        guard let sql = R.schema.sql.insertAlias, let id = record.id else { return }
+        if replacing, let delete = R.schema.sql.deleteAliases {
+            try cachedStatement(delete).execute([id])
+        }
+        if let invalid = record.aliases.first(where: { $0.contains(";") }) {
+            throw RecordError.invalidAlias(invalid)
+        }
+        for alias in AliasTable.normalized(record.aliases) {
+            try cachedStatement(sql).execute([id, alias, Folding.fold(alias)])
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import CatalogueCore
+import SQLiteStore
+
+extension Connection {
+    /// Imports the records of a file on this connection; see
+    /// ``Catalogue/importRecords(_:from:options:progress:skipped:)``. Inside an open transaction
+    /// the import runs in a savepoint.
+    ///
+    /// ```swift
+    /// let counts = try db.importRecords(Country.self, from: input, options: ImportOptions(format: .json))
+    /// ```
+    @discardableResult
+    public func importRecords<R: ImportableRecord>(
+        _ type: R.Type, from input: ImportInput, options: ImportOptions,
+        progress: ((ImportProgress) -> Void)? = nil, skipped: ((ImportIssue) -> Void)? = nil
+    ) throws -> ImportCounts {
+        let run = RecordImportRun<R>(options: options)
+        return try withImportCache {
+            do {
+                return try transaction(.immediate) {
+                    let sink = try SQLiteImportSink<R>(db: self)
+                    let counts = try run.run(input, into: sink, progress: progress, skipped: skipped)
+                    if options.dryRun { throw DryRunRollback(counts: counts) }
+                    return counts
+                }
+            } catch let rollback as DryRunRollback {
+                return rollback.counts
+            }
+        }
+    }
+
+    /// The page cache an import uses, in KiB: indexes take rows in random key order, and a
+    /// cache that holds their pages saves reading them back from the file.
+    static let importCacheKiB = 65_536
+
+    /// Runs `body` with a page cache of at least ``importCacheKiB``, then restores the size.
+    private func withImportCache<T>(_ body: () throws -> T) throws -> T {
+        let previous: Int = try scalar("PRAGMA cache_size") ?? -2000
+        // A negative size is in KiB, a positive one in pages.
+        let pageSize: Int = try scalar("PRAGMA page_size") ?? 4096
+        let previousKiB = previous < 0 ? -previous : previous * pageSize / 1024
+        guard previousKiB < Self.importCacheKiB else { return try body() }
+        try execute("PRAGMA cache_size = -\(Self.importCacheKiB)")
+        defer { try? execute("PRAGMA cache_size = \(previous)") }
+        return try body()
+    }
+}
+
+/// Thrown at the end of a dry run to roll its transaction back.
+private struct DryRunRollback: Error {
+    let counts: ImportCounts
+}

@@ -1,0 +1,54 @@
+import CatalogueCore
+import SQLiteStore
+
+/// How an import writes on SQLite: two prepared statements per row (``RecordUpserter``), the
+/// full-text trigger suspended (``FullTextDeferral``) and, for big imports, the plain indexes
+/// built once at the end (``IndexDeferral``).
+struct SQLiteImportSink<R: ImportableRecord>: ImportSink {
+    let db: Connection
+    let upserter: RecordUpserter<R>
+    let fullText: FullTextDeferral?
+    let indexes: IndexDeferral?
+
+    init(db: Connection) throws {
+        self.db = db
+        fullText = try RecordUpserter<R>.assignedColumns.flatMap {
+            try FullTextDeferral.suspend(R.self, on: db, updatedColumns: $0)
+        }
+        upserter = try RecordUpserter<R>(db)
+        // Only the two-statement path never reads the plain indexes.
+        indexes = upserter.isBatchPath ? try IndexDeferral(table: R.schema.table, on: db) : nil
+    }
+
+    var wantsWrittenValues: Bool {
+        upserter.isBatchPath
+    }
+
+    var needsIndexing: Bool {
+        fullText != nil || indexes?.hasDroppedIndexes == true
+    }
+
+    func write(_ record: R, values: [DatabaseValue]?, position: ImportPosition) throws -> UpsertOutcome {
+        let outcome: UpsertOutcome
+        do {
+            outcome = try upserter.upsert(record, values: values)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            // A constraint the checks do not cover: the statement was rolled back, the
+            // transaction goes on.
+            throw ImportRowRefused(reason: error.message)
+        }
+        if outcome == .inserted {
+            try indexes?.inserted(
+                position.counts.added + 1, rows: position.counts.rows + 1, bytesRead: position.bytesRead,
+                totalBytes: position.totalBytes, on: db)
+        }
+        return outcome
+    }
+
+    func finish() throws -> Bool {
+        let indexing = needsIndexing
+        try fullText?.resume(on: db)
+        try indexes?.rebuild(on: db)
+        return indexing
+    }
+}

@@ -1,0 +1,125 @@
+import CatalogueCore
+import Foundation
+
+/// SQLite's SQL for the parts of a request that differ between engines: `?` parameters,
+/// `instr` for CONTAINS, FTS5 `MATCH` and `rank`, `LIMIT -1`, and the `catalogue_fold`
+/// function registered on every connection for columns without a stored key.
+///
+/// ```swift
+/// let select = try CatalogueSearch.products(matching: "ip").selectSQL(in: SQLiteDialect())
+/// ```
+public struct SQLiteDialect: SQLDialect {
+    /// Name of the SQL function that folds text on the catalogue's connections:
+    /// `catalogue_fold(text, options)`, options 1 = case, 2 = diacritics, 3 = both. Used in
+    /// queries on columns without a stored key; never in the schema.
+    public static let foldFunctionName = "catalogue_fold"
+
+    public init() {}
+
+    public var placeholderStyle: PlaceholderStyle { .questionMark }
+    public var trueCondition: String { "1" }
+    public var falseCondition: String { "0" }
+    public var unlimited: DatabaseValue { .integer(-1) }
+    public var isDistinctFrom: String { "IS NOT" }
+
+    /// `expression >= ? AND expression < ?`. When the prefix has no successor (empty, or only
+    /// U+10FFFF) the upper bound is a blob: SQLite sorts every text before every blob, so the
+    /// range has no upper end, and the SQL stays the same whatever the text.
+    public func appendPrefixRange(_ expression: String, prefix: String, into sql: inout SQLBuilder) {
+        let upper: DatabaseValue = FetchPredicate.prefixSuccessor(of: prefix).map { .text($0) } ?? .blob(Data([0xFF]))
+        sql.append(expression)
+        sql.append(" >= ")
+        sql.bind(.text(prefix))
+        sql.append(" AND ")
+        sql.append(expression)
+        sql.append(" < ")
+        sql.bind(upper)
+    }
+
+    /// `instr(expression, ?) > 0`: no LIKE, so `%`, `_` and `\` are literal.
+    public func appendContains(_ expression: String, _ needle: String, into sql: inout SQLBuilder) {
+        sql.append("instr(")
+        sql.append(expression)
+        sql.append(", ")
+        sql.bind(.text(needle))
+        sql.append(") > 0")
+    }
+
+    /// `substr(expression, -?) = ? AND length(expression) >= ?`.
+    public func appendEndsWith(_ expression: String, _ suffix: String, into sql: inout SQLBuilder) {
+        let length = DatabaseValue.integer(Int64(suffix.unicodeScalars.count))
+        sql.append("substr(")
+        sql.append(expression)
+        sql.append(", -")
+        sql.bind(length)
+        sql.append(") = ")
+        sql.bind(.text(suffix))
+        sql.append(" AND length(")
+        sql.append(expression)
+        sql.append(") >= ")
+        sql.bind(length)
+    }
+
+    /// `catalogue_fold(expression, options)`.
+    public func foldedExpression(_ expression: String, options: ComparisonOptions) throws -> String {
+        "\(Self.foldFunctionName)(\(expression), \(options.rawValue))"
+    }
+
+    /// `table.id IN (SELECT rowid FROM table_fts WHERE table_fts MATCH ?)`.
+    public func appendFullTextMatch(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
+        let fts = try fullTextTable(schema)
+        sql.append(schema.qualifiedID)
+        sql.append(" IN (SELECT rowid FROM ")
+        sql.append(fts)
+        sql.append(" WHERE ")
+        sql.append(fts)
+        sql.append(" MATCH ")
+        sql.bind(.text(pattern.fts5Pattern))
+        sql.append(")")
+    }
+
+    /// `table_fts JOIN table ON table.id = table_fts.rowid WHERE table_fts MATCH ?`, ranked
+    /// by FTS5's `rank` (bm25).
+    public func appendRankedSource(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws -> String {
+        let fts = try fullTextTable(schema)
+        sql.append(fts)
+        sql.append(" JOIN ")
+        sql.append(schema.table)
+        sql.append(" ON ")
+        sql.append(schema.qualifiedID)
+        sql.append(" = ")
+        sql.append(fts)
+        sql.append(".rowid WHERE ")
+        sql.append(fts)
+        sql.append(" MATCH ")
+        sql.bind(.text(pattern.fts5Pattern))
+        return fts + ".rank"
+    }
+
+    /// The column itself: SQLite's rows give its first character without making a string.
+    public func sectionExpression(_ qualifiedColumn: String) -> String {
+        qualifiedColumn
+    }
+
+    private func fullTextTable(_ schema: RecordSchema) throws -> String {
+        guard let fts = schema.fullTextTable else { throw FetchRequestError.noFullTextTable(table: schema.table) }
+        return fts
+    }
+}
+
+extension FullTextPattern {
+    /// The FTS5 query: each word a quoted prefix phrase (`"united"* "ki"*`), in a column filter
+    /// (`{name aliases} : (…)`) when the pattern names columns. Bound as the argument of
+    /// `MATCH`; the quotes make every word plain text.
+    ///
+    /// ```swift
+    /// FullTextPattern(matchingAllPrefixesIn: "united ki")?.fts5Pattern  // "\"united\"* \"ki\"*"
+    /// ```
+    public var fts5Pattern: String {
+        let phrases = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+        if let columns {
+            return "{" + columns.joined(separator: " ") + "} : (" + phrases + ")"
+        }
+        return phrases
+    }
+}

@@ -1,0 +1,158 @@
+import CatalogueCore
+import Foundation
+import SQLiteStore
+
+/// The SQLite engine: a catalogue in one database file (or in memory), the embedded default.
+///
+/// One connection writes (behind a ``DatabaseQueue``); reads share it. The file is created,
+/// migrated and seeded on first use, and refused untouched when it is not a catalogue or was
+/// made by a newer version.
+///
+/// ```swift
+/// let catalogue = try Catalogue(path: "/tmp/catalogue.sqlite")
+/// let engine = try #require(catalogue.sqlite)
+/// try engine.database.read { db in try db.scalar("PRAGMA user_version") as Int? }
+/// ```
+public final class SQLiteEngine: CatalogueEngine {
+    /// The database file (`":memory:"` for a private in-memory catalogue).
+    public let path: String
+    /// The database's connection, serialized.
+    public let database: DatabaseQueue
+
+    public var name: String { "SQLite" }
+    public var location: String { path }
+
+    /// The catalogue's migrations on SQLite, recorded in `catalogue_migrations`.
+    public static func migrator() throws -> Migrator {
+        try Migrator(migrations: SQLiteResources.migrations, tableName: "catalogue_migrations")
+    }
+
+    /// Opens the catalogue at `path`, creating, migrating and (when new) seeding it. See
+    /// ``Catalogue/init(path:seed:configuration:appMigrations:)``.
+    public init(
+        path: String, seed: Bool = true, configuration: Configuration = Configuration(),
+        appMigrations: [Migration] = []
+    ) throws {
+        self.path = path
+        try Self.checkFile(at: path, configuration: configuration)
+        do {
+            let connection = try Connection(path: path, configuration: configuration)
+            try Self.prepare(connection, seed: seed, readOnly: configuration.readOnly, appMigrations: appMigrations)
+            self.database = DatabaseQueue(connection: connection)
+        } catch let error as DatabaseError {
+            // Not a database, corrupt, unreadable: one error naming the file.
+            throw CatalogueError.cannotOpen(path: path, reason: error.message)
+        }
+    }
+
+    // MARK: - CatalogueEngine
+
+    public func read<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
+        try database.read { try body($0) }
+    }
+
+    public func reading<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
+        try database.inDatabase { try body($0) }
+    }
+
+    public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
+        try database.write { try body($0) }
+    }
+
+    public func importRecords<R: ImportableRecord>(
+        _ type: R.Type, from input: ImportInput, options: ImportOptions,
+        progress: ((ImportProgress) -> Void)?, skipped: ((ImportIssue) -> Void)?
+    ) throws -> ImportCounts {
+        try database.inDatabase { db in
+            try db.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
+        }
+    }
+
+    /// `PRAGMA data_version` (moves when another connection commits) and the connection's total
+    /// change count (moves when this one writes).
+    public func changeToken() throws -> ChangeToken {
+        try database.inDatabase { db in
+            ChangeToken(try db.scalar("PRAGMA data_version") ?? 0, Int64(db.totalChangedRowCount))
+        }
+    }
+
+    public func changes(pollingInterval: Duration) -> AsyncThrowingStream<DatabaseChange, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    var last = try self.changeToken()
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: pollingInterval)
+                        let token = try self.changeToken()
+                        if token != last {
+                            last = token
+                            continuation.yield(DatabaseChange(tables: nil, origin: .elsewhere))
+                        }
+                    }
+                    continuation.finish()
+                } catch is CancellationError {
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    public func purgeCaches() throws {
+        try database.inDatabase { $0.purgeCaches() }
+    }
+
+    // MARK: - Opening
+
+    /// Registers functions, then migrates and seeds (or, read-only, checks nothing is pending).
+    private static func prepare(
+        _ connection: Connection, seed: Bool, readOnly: Bool, appMigrations: [Migration]
+    ) throws {
+        try registerFunctions(on: connection)
+        let migrators = [try migrator(), try Migrator(migrations: appMigrations, tableName: "app_migrations")]
+        if readOnly {
+            for migrator in migrators {
+                if let first = try migrator.pendingMigrations(connection).first {
+                    throw DatabaseError(
+                        code: .SQLITE_READONLY,
+                        message: "it needs migration \(first.identifier) but is open read-only")
+                }
+            }
+            return
+        }
+        for migrator in migrators {
+            try migrator.migrate(connection)
+        }
+        if seed {
+            try SQLiteSeeding.seedIfNeeded(connection)
+        }
+    }
+
+    /// Refuses what SQLite would misuse (a directory; an empty file, which SQLite would turn into
+    /// a new database), and creates the parent directory of a new file.
+    private static func checkFile(at path: String, configuration: Configuration) throws {
+        guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file:") else { return }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw CatalogueError.isDirectory(path: path) }
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            if size == 0 { throw CatalogueError.emptyFile(path: path) }
+        } else if !configuration.readOnly {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            if !FileManager.default.fileExists(atPath: directory) {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+        }
+    }
+
+    /// Registers `catalogue_fold(text, options)`, which queries use for columns without a key.
+    static func registerFunctions(on connection: Connection) throws {
+        try connection.registerFunction(SQLiteDialect.foldFunctionName, argumentCount: 2) { arguments in
+            guard case .text(let text) = arguments[0] else { return arguments[0].isNull ? .null : arguments[0] }
+            guard case .integer(let options) = arguments[1] else { return .text(Folding.fold(text)) }
+            return .text(Folding.fold(text, options: ComparisonOptions(rawValue: Int(options))))
+        }
+    }
+}
