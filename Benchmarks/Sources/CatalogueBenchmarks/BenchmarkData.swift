@@ -25,7 +25,7 @@ struct BenchmarkData {
             seconds = try time {
                 try catalogue.write { db in _ = try db.upsert(contentsOf: products) }
             }
-            try catalogue.database.inDatabase { db in
+            try catalogue.sqlite!.database.inDatabase { db in
                 try db.execute("ANALYZE")
                 try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             }

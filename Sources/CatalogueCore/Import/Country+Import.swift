@@ -1,4 +1,4 @@
-extension Country: ImportableRecord {
+extension Country {
     /// Import columns: the country's coding keys (`code`, `iso3`, `numeric_code`, `name`, …,
     /// `aliases`); `code` and `name` are required, `id` is accepted and ignored (a country is
     /// matched by its code). In CSV, `aliases` is one field separated by `;` ("UK; Britain"); in

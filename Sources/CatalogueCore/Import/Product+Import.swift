@@ -1,4 +1,4 @@
-extension Product: ImportableRecord {
+extension Product {
     /// Import columns: `name` and `type` (required), `year`, `price`, and `id`, which is accepted
     /// and ignored: a product is matched by its natural key (name and type), because ids are
     /// local to one database.

@@ -4,7 +4,7 @@
 /// let colombia = try catalogue.country(code: "CO")
 /// colombia?.capital  // "Bogotá"
 /// ```
-public struct Country: Record, Codable, Hashable {
+public struct Country: CatalogueRecord, Hashable {
     public var id: Int64?
     /// ISO 3166-1 alpha-2 code, upper case ("CI"); the natural key.
     public var code: String
@@ -70,24 +70,39 @@ public struct Country: Record, Codable, Hashable {
         self.aliases = aliases
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, code, iso3, name, capital, continent, region, subregion, population, tld, languages
-        case neighbours, demonym, flag, aliases
-        case numericCode = "numeric_code"
-        case officialName = "official_name"
-        case areaKm2 = "area_km2"
-        case currencyCode = "currency_code"
-        case currencyName = "currency_name"
-        case callingCode = "calling_code"
-    }
+    /// The countries entity: every stored field, the list (code, name, capital, continent,
+    /// population, area), the scopes (name, capital, any), looked up by code.
+    public static let entity = EntityDescriptor<Country>(
+        entity: .countries, singular: "country", plural: "countries",
+        fields: [
+            FieldDescriptor("code", label: "Code", \.code),
+            FieldDescriptor("iso3", label: "ISO alpha-3", \.iso3),
+            FieldDescriptor("numeric_code", label: "ISO numeric", \.numericCode),
+            FieldDescriptor("name", label: "Name", \.name),
+            FieldDescriptor("official_name", label: "Official name", \.officialName),
+            FieldDescriptor("capital", label: "Capital", \.capital),
+            FieldDescriptor("continent", label: "Continent", \.continent),
+            FieldDescriptor("region", label: "Region", \.region),
+            FieldDescriptor("subregion", label: "Subregion", \.subregion),
+            FieldDescriptor("population", label: "Population", format: .grouped, \.population),
+            FieldDescriptor("area_km2", label: "Area (km²)", format: .area, \.areaKm2),
+            FieldDescriptor("currency_code", label: "Currency code", \.currencyCode),
+            FieldDescriptor("currency_name", label: "Currency", \.currencyName),
+            FieldDescriptor("tld", label: "Internet domain", \.tld),
+            FieldDescriptor("calling_code", label: "Calling code", \.callingCode),
+            FieldDescriptor("languages", label: "Languages", \.languages),
+            FieldDescriptor("neighbours", label: "Neighbours", \.neighbours),
+            FieldDescriptor("demonym", label: "Demonym", \.demonym),
+            FieldDescriptor("flag", label: "Flag", \.flag),
+            FieldDescriptor("aliases", label: "Also known as") { .text(AliasTable.join($0.aliases)) },
+        ],
+        listFields: ["code", "name", "capital", "continent", "population", "area_km2"],
+        scopes: CountryScope.allCases.map { SearchScope(key: $0.rawValue, title: $0.title) },
+        lookup: .code(column: "code"))
 
     public static let schema = RecordSchema(
         table: "country",
-        columns: [
-            "code", "iso3", "numeric_code", "name", "official_name", "capital", "continent", "region",
-            "subregion", "population", "area_km2", "currency_code", "currency_name", "tld", "calling_code",
-            "languages", "neighbours", "demonym", "flag", "aliases",
-        ],
+        columns: entity.columnNames,
         naturalKey: ["code"],
         foldedColumns: ["name": "name_key", "capital": "capital_key"],
         fullTextTable: "country_fts",
@@ -122,13 +137,17 @@ public struct Country: Record, Codable, Hashable {
     }
 
     public var databaseValues: [DatabaseValue] {
-        [
-            code.databaseValue, iso3.databaseValue, numericCode.databaseValue, name.databaseValue,
-            officialName.databaseValue, capital.databaseValue, continent.databaseValue, region.databaseValue,
-            subregion.databaseValue, population.databaseValue, areaKm2.databaseValue, currencyCode.databaseValue,
-            currencyName.databaseValue, tld.databaseValue, callingCode.databaseValue, languages.databaseValue,
-            neighbours.databaseValue, demonym.databaseValue, flag.databaseValue,
-            .text(AliasTable.join(aliases)),
-        ]
+        Self.entity.values(of: self)
+    }
+
+    /// The request for countries matching `text` in the scope with key `scope`.
+    public static func searchRequest(matching text: String, scope: String?, mode: MatchMode) throws -> FetchRequest<Country> {
+        let parsed = try scope.map { key in
+            guard let parsed = CountryScope(rawValue: key.lowercased()) else {
+                throw SearchScopeError(scope: key, entity: .countries, validScopes: entity.scopes.map(\.key))
+            }
+            return parsed
+        }
+        return CatalogueSearch.countries(matching: text, scope: parsed ?? .name, mode: mode)
     }
 }

@@ -3,7 +3,7 @@
 /// ```swift
 /// let iPhone = Product(name: "iPhone", type: "device", year: 2007, price: 599)
 /// ```
-public struct Product: Record, Codable, Hashable {
+public struct Product: CatalogueRecord, Hashable {
     public var id: Int64?
     /// The name ("iPad mini"); unique within its type.
     public var name: String
@@ -22,9 +22,23 @@ public struct Product: Record, Codable, Hashable {
         self.price = price
     }
 
+    /// The products entity: name, type, year and price; the list shows the id too; the scopes
+    /// are all products, then one per type; looked up by id.
+    public static let entity = EntityDescriptor<Product>(
+        entity: .products, singular: "product", plural: "products",
+        fields: [
+            FieldDescriptor("name", label: "Name", \.name),
+            FieldDescriptor("type", label: "Type", \.type),
+            FieldDescriptor("year", label: "Year", \.year),
+            FieldDescriptor("price", label: "Price", format: .price, \.price),
+        ],
+        listFields: ["id", "name", "type", "year", "price"],
+        scopes: [SearchScope(key: "all", title: "All")], typeScopeColumn: "type",
+        lookup: .id)
+
     public static let schema = RecordSchema(
         table: "product",
-        columns: ["name", "type", "year", "price"],
+        columns: entity.columnNames,
         naturalKey: ["name", "type_key"],
         foldedColumns: ["name": "name_key", "type": "type_key"],
         fullTextTable: "product_fts",
@@ -40,6 +54,11 @@ public struct Product: Record, Codable, Hashable {
     }
 
     public var databaseValues: [DatabaseValue] {
-        [.text(name), .text(type), year.databaseValue, price.databaseValue]
+        Self.entity.values(of: self)
+    }
+
+    /// The request for products matching `text` in scope `scope` (`all`, or a type).
+    public static func searchRequest(matching text: String, scope: String?, mode: MatchMode) throws -> FetchRequest<Product> {
+        CatalogueSearch.products(matching: text, scope: scope.map(ProductScope.init(parsing:)) ?? .all, mode: mode)
     }
 }

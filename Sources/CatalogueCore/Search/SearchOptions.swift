@@ -30,6 +30,15 @@ public enum CountryScope: String, Sendable, Hashable, CaseIterable, Codable {
     case capital
     /// Name, alias or capital.
     case any
+
+    /// The scope as a scope bar shows it: "Name", "Capital", "Any".
+    public var title: String {
+        switch self {
+        case .name: "Name"
+        case .capital: "Capital"
+        case .any: "Any"
+        }
+    }
 }
 
 /// Which products a search reads: all of them, or one type (compared case-insensitively).

@@ -1,0 +1,56 @@
+/// One of the catalogue's entities (``Country``, ``Product``): a record that can be imported,
+/// exported, searched by scope and listed, described by its ``EntityDescriptor``.
+///
+/// Code that works on "an entity" (the CLI, the terminal UI, the server) is written once,
+/// generic over `R: CatalogueRecord`, and reaches the type from a ``CatalogueEntity``:
+///
+/// ```swift
+/// func count<R: CatalogueRecord>(_ type: R.Type, in catalogue: Catalogue) throws -> String {
+///     R.entity.count(try catalogue.fetchCount(FetchRequest<R>()))
+/// }
+/// try count(CatalogueEntity.products.recordType, in: catalogue)  // "74 products"
+/// ```
+public protocol CatalogueRecord: ImportableRecord, Codable {
+    /// The entity's descriptor.
+    static var entity: EntityDescriptor<Self> { get }
+
+    /// The request for `text` in the scope with key `scope` (nil: the default) and `mode`, with
+    /// the repository's semantics (``CatalogueSearch``). Throws ``SearchScopeError`` for an
+    /// unknown scope key.
+    static func searchRequest(matching text: String, scope: String?, mode: MatchMode) throws -> FetchRequest<Self>
+}
+
+/// A search scope that the entity does not have.
+public struct SearchScopeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The scope as given.
+    public let scope: String
+    /// The entity.
+    public let entity: CatalogueEntity
+    /// The scopes it has.
+    public let validScopes: [String]
+
+    public init(scope: String, entity: CatalogueEntity, validScopes: [String]) {
+        self.scope = scope
+        self.entity = entity
+        self.validScopes = validScopes
+    }
+
+    public var description: String {
+        let noun = entity == .products ? "product type" : "scope"
+        return "unknown \(noun) '\(scope)' for \(entity.rawValue); valid scopes: \(validScopes.joined(separator: ", "))"
+    }
+}
+
+extension CatalogueEntity {
+    /// The record type of the entity.
+    ///
+    /// ```swift
+    /// let type = CatalogueEntity.countries.recordType   // Country.self
+    /// ```
+    public var recordType: any CatalogueRecord.Type {
+        switch self {
+        case .countries: Country.self
+        case .products: Product.self
+        }
+    }
+}
