@@ -18,6 +18,8 @@ public final class SQLiteEngine: CatalogueEngine {
     public let path: String
     /// The database's connection, serialized.
     public let database: DatabaseQueue
+    /// The streams of ``changes(pollingInterval:)``.
+    private let changeHub = ChangeHub()
 
     public var name: String { "SQLite" }
     public var location: String { path }
@@ -38,6 +40,7 @@ public final class SQLiteEngine: CatalogueEngine {
         do {
             let connection = try Connection(path: path, configuration: configuration)
             try Self.prepare(connection, seed: seed, readOnly: configuration.readOnly, appMigrations: appMigrations)
+            connection.startObservingRowChanges()
             self.database = DatabaseQueue(connection: connection)
         } catch let error as DatabaseError {
             // Not a database, corrupt, unreadable: one error naming the file.
@@ -56,7 +59,11 @@ public final class SQLiteEngine: CatalogueEngine {
     }
 
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
-        try database.write { try body($0) }
+        try database.inDatabase { db in
+            try publishingChanges(of: db) {
+                try db.transaction(.immediate) { try body(db) }
+            }
+        }
     }
 
     public func importRecords<R: ImportableRecord>(
@@ -64,8 +71,42 @@ public final class SQLiteEngine: CatalogueEngine {
         progress: ((ImportProgress) -> Void)?, skipped: ((ImportIssue) -> Void)?
     ) throws -> ImportCounts {
         try database.inDatabase { db in
-            try db.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
+            // A bulk import is not observed row by row (a hook call per row costs); it is
+            // reported as a change of its tables.
+            db.stopObservingRowChanges()
+            defer { db.startObservingRowChanges() }
+            let changesBefore = db.totalChangedRowCount
+            let counts = try db.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
+            if !db.isInTransaction, db.totalChangedRowCount != changesBefore, !options.dryRun {
+                let tables = [R.schema.table] + (R.schema.aliases.map { [$0.table] } ?? [])
+                changeHub.publish(DatabaseChange(tables: Set(tables), origin: .thisCatalogue))
+            }
+            return counts
         }
+    }
+
+    /// Runs `write` and, when it committed a transaction of its own (not nested in another
+    /// write), publishes the rows it changed.
+    private func publishingChanges<T>(of db: Connection, _ write: () throws -> T) throws -> T {
+        guard !db.isInTransaction else { return try write() }
+        _ = db.takeObservedRowChanges()
+        let changesBefore = db.totalChangedRowCount
+        let result: T
+        do {
+            result = try write()
+        } catch {
+            _ = db.takeObservedRowChanges()
+            throw error
+        }
+        let rows = db.takeObservedRowChanges()
+        if !rows.isEmpty {
+            changeHub.publish(DatabaseChange(
+                tables: Set(rows.keys), rowIDs: rows.compactMapValues(\.ids), origin: .thisCatalogue))
+        } else if db.totalChangedRowCount != changesBefore {
+            // Rows SQLite's hook does not report (WITHOUT ROWID tables): which, unknown.
+            changeHub.publish(DatabaseChange(tables: nil, origin: .thisCatalogue))
+        }
+        return result
     }
 
     /// `PRAGMA data_version` (moves when another connection commits) and the connection's total
@@ -76,27 +117,24 @@ public final class SQLiteEngine: CatalogueEngine {
         }
     }
 
+    /// Changes committed through this engine are delivered as they commit, with the rows they
+    /// changed; commits by other connections and processes are found by reading
+    /// `PRAGMA data_version` every `pollingInterval` (SQLite has no cross-process notification),
+    /// and reported without rows (``DatabaseChange/tables`` nil).
     public func changes(pollingInterval: Duration) -> AsyncThrowingStream<DatabaseChange, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    var last = try self.changeToken()
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: pollingInterval)
-                        let token = try self.changeToken()
-                        if token != last {
-                            last = token
-                            continuation.yield(DatabaseChange(tables: nil, origin: .elsewhere))
-                        }
-                    }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+        changeHub.stream { [database] yield in
+            func dataVersion() async throws -> Int64 {
+                try await database.read { db in try db.scalar("PRAGMA data_version") ?? 0 }
+            }
+            var last = try await dataVersion()
+            while true {
+                try await Task.sleep(for: pollingInterval)
+                let version = try await dataVersion()
+                if version != last {
+                    last = version
+                    yield(DatabaseChange(tables: nil, origin: .elsewhere))
                 }
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 

@@ -19,6 +19,8 @@ public final class Connection {
 
     let handle: OpaquePointer
     private let authorizer = SchemaChangeObserver()
+    /// Collects the rows statements change, while observing (``startObservingRowChanges()``).
+    var rowChangeObserver: RowChangeObserver?
     private var statementCache: StatementCache
     var savepointDepth = 0
     /// Above zero inside ``readTransaction(_:)``: statements that write are refused.
@@ -85,6 +87,7 @@ public final class Connection {
     }
 
     deinit {
+        if rowChangeObserver != nil { RowChangeObserver.uninstall(from: handle) }
         statementCache.removeAll()
         sqlite3_close_v2(handle)
     }

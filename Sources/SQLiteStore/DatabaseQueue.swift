@@ -14,8 +14,9 @@ import Dispatch
 /// let count: Int? = try queue.read { db in try db.scalar("SELECT count(*) FROM note") }
 /// ```
 ///
-/// The methods are not reentrant: calling one from inside another's closure is a programming
-/// error and stops the program with a message.
+/// The methods are reentrant: called from inside another's closure (a search inside a write),
+/// they run on the connection already in use, inside the open transaction (a nested `write`
+/// becomes a savepoint; a `write` inside a `read` fails with `SQLITE_READONLY`).
 public final class DatabaseQueue: Sendable {
     /// The database path.
     public let path: String
@@ -44,9 +45,10 @@ public final class DatabaseQueue: Sendable {
     /// Runs `body` with the connection, outside of any transaction (for pragmas, VACUUM, or
     /// transactions you manage yourself).
     public func inDatabase<T>(_ body: (Connection) throws -> T) throws -> T {
-        precondition(
-            DispatchQueue.getSpecific(key: queueKey) == nil,
-            "DatabaseQueue is not reentrant: do not call read, write or inDatabase from inside one of them")
+        if DispatchQueue.getSpecific(key: queueKey) != nil {
+            // Already on this queue: a nested call, from inside one of these methods' closures.
+            return try body(connection)
+        }
         return try queue.sync { try body(connection) }
     }
 

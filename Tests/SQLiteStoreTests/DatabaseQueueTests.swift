@@ -23,6 +23,33 @@ struct DatabaseQueueTests {
         try queue.read { db in try db.fetchAll("SELECT * FROM t ORDER BY id") { $0.values } }
     }
 
+    @Test("a call nested in another's closure runs on the open connection, in its transaction")
+    func reentrantCalls() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let queue = try Self.makeQueue(in: directory)
+        try queue.write { db in
+            try db.execute("INSERT INTO t (name) VALUES ('d')")
+            // A read nested in the write sees the write's uncommitted row.
+            #expect(try queue.read { try $0.scalar("SELECT count(*) FROM t") } == 4)
+            // A nested write is a savepoint: its failure undoes only its own changes.
+            #expect(throws: Failure.self) {
+                try queue.write { inner in
+                    try inner.execute("INSERT INTO t (name) VALUES ('e')")
+                    throw Failure()
+                }
+            }
+            #expect(try queue.inDatabase { try $0.scalar("SELECT count(*) FROM t") } == 4)
+        }
+        #expect(try Self.contents(queue).count == 4)
+        // A write nested in a read is refused, with an error, not a crash.
+        let error = try #require(throws: DatabaseError.self) {
+            try queue.read { _ in try queue.write { db in try db.execute("INSERT INTO t (name) VALUES ('f')") } }
+        }
+        #expect(error.resultCode == .SQLITE_READONLY)
+        #expect(try Self.contents(queue).count == 4)
+    }
+
     @Test("write commits and returns the body's value; read sees it")
     func writeThenRead() throws {
         let directory = try TemporaryDirectory()

@@ -47,6 +47,11 @@ public final class ExportOutput {
     private func writeBuffer() {
         defer { buffer.removeAll(keepingCapacity: true) }
         guard failure == nil else { return }
+        if descriptor == STDOUT_FILENO {
+            // What the program printed before (Swift's print goes through stdio's buffer) comes
+            // first, as it would on a terminal.
+            fflush(nil)
+        }
         var offset = 0
         buffer.withUnsafeBytes { bytes in
             while offset < bytes.count {

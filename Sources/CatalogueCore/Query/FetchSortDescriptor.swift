@@ -39,3 +39,14 @@ public struct FetchSortDescriptor: Sendable, Hashable {
         FetchSortDescriptor("id"),
     ]
 }
+
+extension Array where Element == FetchSortDescriptor {
+    /// The catalogue's display order for a record with a `name`: folded name, name, id.
+    ///
+    /// ```swift
+    /// let request = FetchRequest<Product>(sortDescriptors: .byName)
+    /// ```
+    public static var byName: [FetchSortDescriptor] {
+        FetchSortDescriptor.byName
+    }
+}

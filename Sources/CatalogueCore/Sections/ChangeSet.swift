@@ -18,9 +18,9 @@
 ///     }
 /// }
 /// ```
-public struct ChangeSet: Sendable, Hashable {
+public struct ChangeSet: Sendable, Hashable, CustomStringConvertible {
     /// One change.
-    public enum Change: Sendable, Hashable {
+    public enum Change: Sendable, Hashable, CustomStringConvertible {
         /// The section at this index of the old results is gone.
         case deleteSection(Int)
         /// A section appears at this index of the new results.
@@ -33,6 +33,20 @@ public struct ChangeSet: Sendable, Hashable {
         case moveRow(from: ResultIndexPath, to: ResultIndexPath)
         /// The record stayed in place (relative to the others) but its content changed.
         case updateRow(from: ResultIndexPath, to: ResultIndexPath)
+
+        /// "insert row 3 in section 0", "move row 1/2 → 0/5", "delete section 4".
+        public var description: String {
+            switch self {
+            case .deleteSection(let index): "delete section \(index)"
+            case .insertSection(let index): "insert section \(index)"
+            case .deleteRow(let path): "delete row \(path.row) in section \(path.section)"
+            case .insertRow(let path): "insert row \(path.row) in section \(path.section)"
+            case .moveRow(let from, let to): "move row \(from.section)/\(from.row) → \(to.section)/\(to.row)"
+            case .updateRow(let from, let to):
+                from == to ? "update row \(to.row) in section \(to.section)"
+                    : "update row \(from.section)/\(from.row) → \(to.section)/\(to.row)"
+            }
+        }
     }
 
     /// Every change, in the order a table view applies them.
@@ -40,6 +54,11 @@ public struct ChangeSet: Sendable, Hashable {
 
     /// Whether nothing changed.
     public var isEmpty: Bool { changes.isEmpty }
+
+    /// The changes in order, separated by "; ".
+    public var description: String {
+        changes.isEmpty ? "no changes" : changes.map(\.description).joined(separator: "; ")
+    }
 
     /// Old indices of deleted sections.
     public var deletedSections: [Int] {

@@ -31,9 +31,10 @@ extension SectionedResultsController {
         }
     }
 
-    /// Change sets as they happen: checks for changes every `pollingInterval` (SQLite has no
-    /// cross-process notification) and yields each non-empty ``ChangeSet``. Ends when the task
-    /// iterating it is cancelled, or with the first error.
+    /// Change sets as they happen: each change the catalogue reports (``Catalogue/changes(pollingInterval:)``:
+    /// this catalogue's writes as they commit, others' within `pollingInterval` on SQLite) is
+    /// processed, and each non-empty ``ChangeSet`` yielded. Ends when the task iterating it is
+    /// cancelled, or with the first error.
     ///
     /// ```swift
     /// for try await changes in controller.changeSets() {
@@ -44,11 +45,15 @@ extension SectionedResultsController {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    while !Task.isCancelled {
-                        if let changes = try self.processPendingChanges() {
+                    // Subscribed first, then changes made since the last fetch: none is missed.
+                    let catalogueChanges = self.catalogue.changes(pollingInterval: pollingInterval)
+                    if let changes = try await offload({ try self.processPendingChanges() }) {
+                        continuation.yield(changes)
+                    }
+                    for try await change in catalogueChanges where change.affects(R.self) {
+                        if let changes = try await offload({ try self.processPendingChanges() }) {
                             continuation.yield(changes)
                         }
-                        try await Task.sleep(for: pollingInterval)
                     }
                     continuation.finish()
                 } catch is CancellationError {

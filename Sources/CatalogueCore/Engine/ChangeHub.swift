@@ -1,0 +1,56 @@
+/// Hands the changes an engine learns of to every stream returned by its `changes(…)`: the
+/// part of change observation every engine shares.
+///
+/// An engine publishes its own commits as they happen (``publish(_:)``) and gives each stream a
+/// way to learn of other writers' commits (a poll, or a notification listener).
+///
+/// ```swift
+/// let hub = ChangeHub()
+/// let stream = hub.stream(watchingElsewhere: { _ in })   // the engine's own commits only
+/// hub.publish(DatabaseChange(tables: ["product"], rowIDs: ["product": [7]], origin: .thisCatalogue))
+/// ```
+package final class ChangeHub: Sendable {
+    private let subscribers = Locked<[UInt64: AsyncThrowingStream<DatabaseChange, any Error>.Continuation]>([:])
+    private let nextID = Locked<UInt64>(0)
+
+    package init() {}
+
+    /// Whether any stream is listening (an engine can skip collecting changes otherwise).
+    package var hasSubscribers: Bool {
+        subscribers.withLock { !$0.isEmpty }
+    }
+
+    /// Delivers `change` to every stream.
+    package func publish(_ change: DatabaseChange) {
+        for continuation in subscribers.withLock({ Array($0.values) }) {
+            continuation.yield(change)
+        }
+    }
+
+    /// A stream of every published change and of what `watchElsewhere` yields: an async function
+    /// that runs for the stream's life (until cancelled), calling its argument with each change
+    /// made elsewhere. An error it throws ends the stream with that error.
+    package func stream(
+        watchingElsewhere watchElsewhere: @escaping @Sendable (_ yield: @Sendable (DatabaseChange) -> Void) async throws -> Void
+    ) -> AsyncThrowingStream<DatabaseChange, any Error> {
+        AsyncThrowingStream { continuation in
+            let id = nextID.withLock { id in
+                id += 1
+                return id
+            }
+            subscribers.withLock { $0[id] = continuation }
+            let watcher = Task {
+                do {
+                    try await watchElsewhere { continuation.yield($0) }
+                } catch is CancellationError {
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { [weak self] _ in
+                watcher.cancel()
+                self?.subscribers.withLock { $0[id] = nil }
+            }
+        }
+    }
+}
