@@ -158,6 +158,6 @@ struct ImportWorkload {
 extension Catalogue {
     /// `SELECT count(*) FROM product`.
     fileprivate func rowCount() throws -> Int {
-        try read { db in try db.scalar("SELECT count(*) FROM product") ?? 0 }
+        try sqlite!.database.read { db in try db.scalar("SELECT count(*) FROM product") ?? 0 }
     }
 }
