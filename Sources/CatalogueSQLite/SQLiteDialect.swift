@@ -45,6 +45,27 @@ public struct SQLiteDialect: SQLDialect {
         sql.append(") > 0")
     }
 
+    /// `expression GLOB ?`: SQLite's case-sensitive wildcard match (the expression and pattern
+    /// are folded alike beforehand for `[c]`, `[d]`, `[cd]`).
+    public func appendLike(_ expression: String, _ pattern: LikePattern, into sql: inout SQLBuilder) {
+        sql.append(expression)
+        sql.append(" GLOB ")
+        sql.bind(.text(pattern.globPattern))
+    }
+
+    /// `catalogue_matches(column, ?, options) = 1`: ICU regular expressions (Foundation's
+    /// `NSRegularExpression`, as NSPredicate uses), the whole value matched.
+    public func appendMatches(
+        column: String, key: String?, _ regularExpression: String, options: ComparisonOptions, into sql: inout SQLBuilder
+    ) throws {
+        sql.append("\(Self.matchesFunctionName)(\(column), ")
+        sql.bind(.text(regularExpression))
+        sql.append(", \(options.rawValue)) = 1")
+    }
+
+    /// Name of the SQL function behind MATCHES: `catalogue_matches(text, pattern, options)`.
+    public static let matchesFunctionName = "catalogue_matches"
+
     /// `substr(expression, -?) = ? AND length(expression) >= ?`.
     public func appendEndsWith(_ expression: String, _ suffix: String, into sql: inout SQLBuilder) {
         let length = DatabaseValue.integer(Int64(suffix.unicodeScalars.count))

@@ -192,5 +192,6 @@ public final class SQLiteEngine: CatalogueEngine {
             guard case .integer(let options) = arguments[1] else { return .text(Folding.fold(text)) }
             return .text(Folding.fold(text, options: ComparisonOptions(rawValue: Int(options))))
         }
+        try SQLiteRegularExpressions.register(on: connection)
     }
 }

@@ -49,6 +49,8 @@ struct FetchRequestTests {
         case .beginsWith: return Bytes.hasPrefix(v, o)
         case .endsWith: return Bytes.hasSuffix(v, o)
         case .contains: return Bytes.contains(v, o)
+        // The operands have no wildcard or regular-expression syntax: both match the whole value.
+        case .like, .matches: return Bytes.equal(v, o)
         }
     }
 

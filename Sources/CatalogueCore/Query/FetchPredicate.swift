@@ -22,8 +22,11 @@ public indirect enum FetchPredicate: Sendable, Hashable {
     /// A string comparison against the record's aliases (see ``RecordSchema/aliases``): true
     /// when any alias matches.
     case anyAlias(operator: ComparisonOperator, value: String, options: ComparisonOptions)
-    /// Full-text match of the record's FTS5 table.
+    /// Full-text match of the record's full-text index.
     case fullText(FullTextPattern)
+    /// A comparison whose value is a substitution variable (`$TEXT` in a format string), given
+    /// later with ``withSubstitutionVariables(_:)``. A request with one left fails to compile.
+    case substitution(SubstitutionSite, variable: String)
     /// All of the predicates (true when empty).
     case and([FetchPredicate])
     /// Any of the predicates (false when empty).
@@ -47,6 +50,30 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
     case beginsWith = "BEGINSWITH"
     case endsWith = "ENDSWITH"
     case contains = "CONTAINS"
+    /// `*` matches any run of characters, `?` one character (`\*` and `\?` are literal). A
+    /// pattern that starts with literal text reads the folded key's range first.
+    case like = "LIKE"
+    /// A regular expression the whole value must match (ICU syntax on SQLite, PostgreSQL's on
+    /// PostgreSQL). Reads every row of the scope: no index serves it.
+    case matches = "MATCHES"
+
+    /// Whether the operator compares text (and needs a text value).
+    public var comparesText: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .contains, .like, .matches: true
+        default: false
+        }
+    }
+}
+
+/// Where a substitution variable stands in a ``FetchPredicate/substitution(_:variable:)``.
+public enum SubstitutionSite: Sendable, Hashable {
+    /// `column OPERATOR[options] $VARIABLE`.
+    case comparison(column: String, operator: ComparisonOperator, options: ComparisonOptions)
+    /// `column IN[options] $VARIABLE` (an array).
+    case inList(column: String, options: ComparisonOptions)
+    /// `ANY aliases OPERATOR[options] $VARIABLE`.
+    case anyAlias(operator: ComparisonOperator, options: ComparisonOptions)
 }
 
 extension FetchPredicate {
@@ -58,6 +85,16 @@ extension FetchPredicate {
     /// `column ENDSWITH[options] suffix`.
     public static func endsWith(_ column: String, _ suffix: String, options: ComparisonOptions = []) -> FetchPredicate {
         .comparison(column: column, operator: .endsWith, value: .text(suffix), options: options)
+    }
+
+    /// `column LIKE[options] pattern`: `*` any run of characters, `?` one character.
+    public static func like(_ column: String, _ pattern: String, options: ComparisonOptions = []) -> FetchPredicate {
+        .comparison(column: column, operator: .like, value: .text(pattern), options: options)
+    }
+
+    /// `column MATCHES[options] regularExpression`: the whole value matches (a scan).
+    public static func matches(_ column: String, _ regularExpression: String, options: ComparisonOptions = []) -> FetchPredicate {
+        .comparison(column: column, operator: .matches, value: .text(regularExpression), options: options)
     }
 
     /// `column CONTAINS[options] text`.

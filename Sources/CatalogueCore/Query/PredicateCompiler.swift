@@ -60,7 +60,7 @@ struct PredicateCompiler {
                 sql.append(" AND ")
             }
             let comparable = try self.comparable(column, options: options, for: [value])
-            try compare(comparable, op, comparable.fold(value), into: &sql)
+            try compare(comparable, op, op == .matches ? value : comparable.fold(value), into: &sql)
         case .anyAlias(let op, let value, let options):
             guard let aliases = schema.aliases else {
                 throw FetchRequestError.noAliases(table: schema.table)
@@ -69,13 +69,15 @@ struct PredicateCompiler {
                 column: aliases.qualifiedNameColumn, key: aliases.qualifiedKeyColumn, options: options)
             sql.append(schema.qualifiedID)
             sql.append(aliases.subqueryPrefix)
-            try compare(comparable, op, comparable.fold(.text(value)), into: &sql)
+            try compare(comparable, op, op == .matches ? .text(value) : comparable.fold(.text(value)), into: &sql)
             sql.append(")")
         case .fullText(let pattern):
             guard schema.fullTextTable != nil else {
                 throw FetchRequestError.noFullTextTable(table: schema.table)
             }
             try dialect.appendFullTextMatch(pattern, schema: schema, into: &sql)
+        case .substitution(_, let variable):
+            throw FetchRequestError.unboundVariable(variable)
         }
     }
 
@@ -195,6 +197,26 @@ struct PredicateCompiler {
             try withExpression(comparable, into: &sql) { expression, sql in
                 dialect.appendContains(expression, needle, into: &sql)
             }
+        case .like:
+            let pattern = LikePattern(try textValue(value, op))
+            try withExpression(comparable, into: &sql) { expression, sql in
+                // Literal text first: the range of the (key) index narrows the rows to check.
+                if !pattern.literalPrefix.isEmpty {
+                    dialect.appendPrefixRange(expression, prefix: pattern.literalPrefix, into: &sql)
+                    sql.append(" AND ")
+                }
+                dialect.appendLike(expression, pattern, into: &sql)
+            }
+        case .matches:
+            // The regular expression is not folded (folding would turn `\D` into `\d`): `[c]`
+            // matches case-insensitively, `[d]` drops the diacritics of the text and pattern.
+            var expression = try textValue(value, op)
+            if comparable.options.contains(.diacriticInsensitive) {
+                expression = Folding.fold(expression, options: .diacriticInsensitive)
+            }
+            try RegularExpressionCheck.validate(expression)
+            try dialect.appendMatches(
+                column: comparable.column, key: comparable.key, expression, options: comparable.options, into: &sql)
         }
     }
 
@@ -205,6 +227,8 @@ struct PredicateCompiler {
         body(try comparable.expression(dialect: dialect), &sql)
     }
 
+    /// The value compared: for a text operator, the value as given (`MATCHES` folds its own
+    /// way), folded for the others.
     private func textValue(_ value: DatabaseValue, _ op: ComparisonOperator) throws -> String {
         guard case .text(let text) = value else {
             throw FetchRequestError.notText(op.rawValue, value)
@@ -259,6 +283,10 @@ public enum FetchRequestError: Error, Sendable, Hashable, CustomStringConvertibl
     case relevanceWithoutFullText
     /// The engine cannot run this part of a request.
     case unsupported(String)
+    /// A substitution variable (`$TEXT`) has no value: call `withSubstitutionVariables(_:)`.
+    case unboundVariable(String)
+    /// A `MATCHES` pattern is not a valid regular expression.
+    case invalidRegularExpression(String, reason: String)
 
     public var description: String {
         switch self {
@@ -274,6 +302,10 @@ public enum FetchRequestError: Error, Sendable, Hashable, CustomStringConvertibl
             "sorting by relevance needs a full-text predicate combined with AND at the top level"
         case .unsupported(let what):
             "this engine does not support \(what)"
+        case .unboundVariable(let name):
+            "the substitution variable $\(name) has no value (use withSubstitutionVariables)"
+        case .invalidRegularExpression(let pattern, let reason):
+            "MATCHES: \(String(reflecting: pattern)) is not a valid regular expression: \(reason)"
         }
     }
 }

@@ -25,16 +25,21 @@ extension FetchPredicate {
     /// Parses an NSPredicate format string.
     ///
     /// Supported: comparisons `==` `=` `!=` `<>` `<` `<=` `=<` `>` `>=` `=>`, `BEGINSWITH`,
-    /// `ENDSWITH`, `CONTAINS`, `IN {…}` and `BETWEEN {lower, upper}`, each string operator with
-    /// `[c]`, `[d]` or `[cd]`; `AND` `&&`, `OR` `||`, `NOT` `!`, parentheses, `TRUEPREDICATE`,
-    /// `FALSEPREDICATE`; keys as bare names or `%K`; values as `%@` (also `%d`, `%f`, `%s`),
-    /// quoted strings, numbers, `TRUE`/`YES`, `FALSE`/`NO`, `NIL`/`NULL`. Keywords are
-    /// case-insensitive.
+    /// `ENDSWITH`, `CONTAINS`, `LIKE` (`*` and `?` wildcards), `MATCHES` (a regular expression),
+    /// `IN {…}` and `BETWEEN {lower, upper}`, each string operator with `[c]`, `[d]` or `[cd]`;
+    /// `ANY aliases …` (also `SOME`) for the to-many aliases; `AND` `&&`, `OR` `||`, `NOT` `!`,
+    /// parentheses, `TRUEPREDICATE`, `FALSEPREDICATE`; keys as bare names or `%K`; values as `%@`
+    /// (also `%d`, `%f`, `%s`), substitution variables `$NAME` (filled in later by
+    /// ``withSubstitutionVariables(_:)``), quoted strings, numbers, `TRUE`/`YES`, `FALSE`/`NO`,
+    /// `NIL`/`NULL`. Keywords are case-insensitive.
     ///
     /// ```swift
     /// let predicate = try FetchPredicate(format: "%K BEGINSWITH[cd] %@", "name", "bog")
     /// let both = try FetchPredicate(format: "(name CONTAINS[c] 'land') AND NOT population < %@", 1_000_000)
     /// let listed = try FetchPredicate(format: "code IN %@", ["FR", "DE"])
+    /// let wildcard = try FetchPredicate(format: "name LIKE[cd] 'bo*a'")
+    /// let alias = try FetchPredicate(format: "ANY aliases BEGINSWITH[cd] %@", "ivory")
+    /// let template = try FetchPredicate(format: "capital BEGINSWITH[cd] $TEXT")
     /// ```
     ///
     /// Throws ``PredicateFormatError`` (with the position and what was expected) for bad format
@@ -120,6 +125,9 @@ struct PredicateFormatParser {
     }
 
     private mutating func parseComparison() throws -> FetchPredicate {
+        if consumeKeyword("ANY") || consumeKeyword("SOME") {
+            return try parseAnyAlias()
+        }
         let column = try parseKey()
         skipWhitespace()
         let operatorPosition = position
@@ -134,14 +142,55 @@ struct PredicateFormatParser {
         }
         if consumeKeyword("IN") {
             let options = try parseOptions()
+            if let variable = try parseVariable() {
+                return .substitution(.inList(column: column, options: options), variable: variable)
+            }
             return .in(column: column, values: try parseList(), options: options)
         }
         guard let op = parseOperator() else {
-            throw error(expected: "an operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, IN, BETWEEN)")
+            throw error(expected: "an operator (==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES, IN, BETWEEN)")
         }
         let options = try parseOptions()
+        if let variable = try parseVariable() {
+            return .substitution(.comparison(column: column, operator: op, options: options), variable: variable)
+        }
         let value = try parseValue()
         return .comparison(column: column, operator: op, value: value, options: options)
+    }
+
+    /// After `ANY`/`SOME`: `aliases OPERATOR[options] value`, the record's to-many aliases.
+    private mutating func parseAnyAlias() throws -> FetchPredicate {
+        skipWhitespace()
+        let keyPosition = position
+        let key = try parseKey()
+        guard key == "aliases" else {
+            throw PredicateFormatError(
+                format: format, position: keyPosition, expected: "aliases (the to-many key ANY applies to)", found: "'\(key)'")
+        }
+        skipWhitespace()
+        guard let op = parseOperator() else {
+            throw error(expected: "an operator (==, !=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES)")
+        }
+        let options = try parseOptions()
+        if let variable = try parseVariable() {
+            return .substitution(.anyAlias(operator: op, options: options), variable: variable)
+        }
+        let valuePosition = position
+        guard case .text(let text) = try parseValue() else {
+            throw PredicateFormatError(format: format, position: valuePosition, expected: "a text value for ANY aliases", found: "another value")
+        }
+        return .anyAlias(operator: op, value: text, options: options)
+    }
+
+    /// `$NAME`: a substitution variable, or nil when the next token is not one.
+    private mutating func parseVariable() throws -> String? {
+        skipWhitespace()
+        guard peek == "$" else { return nil }
+        position += 1
+        guard let name = parseIdentifier(), !name.contains(".") else {
+            throw error(expected: "a variable name after $")
+        }
+        return name
     }
 
     private mutating func parseKey() throws -> String {
@@ -170,7 +219,7 @@ struct PredicateFormatParser {
         for (symbol, op) in symbols where consumeSymbol(symbol) {
             return op
         }
-        for op in [ComparisonOperator.beginsWith, .endsWith, .contains] where consumeKeyword(op.rawValue) {
+        for op in [ComparisonOperator.beginsWith, .endsWith, .contains, .like, .matches] where consumeKeyword(op.rawValue) {
             return op
         }
         return nil

@@ -33,6 +33,15 @@ public protocol SQLDialect: Sendable {
     func appendContains(_ expression: String, _ needle: String, into sql: inout SQLBuilder)
     /// Appends "`expression` ends with `suffix`", for a non-empty suffix.
     func appendEndsWith(_ expression: String, _ suffix: String, into sql: inout SQLBuilder)
+    /// Appends "`expression` matches the LIKE `pattern`" (literal text escaped as the engine needs).
+    func appendLike(_ expression: String, _ pattern: LikePattern, into sql: inout SQLBuilder)
+    /// Appends "the whole of `column` matches the regular expression" under `options` (`[c]`
+    /// case-insensitive, `[d]` without diacritics: the pattern is already without them). `key`
+    /// is the column's folded key, when it has one. Throws ``FetchRequestError/unsupported(_:)``
+    /// for options the engine cannot honour.
+    func appendMatches(
+        column: String, key: String?, _ regularExpression: String, options: ComparisonOptions, into sql: inout SQLBuilder
+    ) throws
     /// `expression` folded as `options` say, for a column without a stored key (no parameter:
     /// the options are not user text). Throws ``FetchRequestError/unsupported(_:)`` when the
     /// engine cannot fold so.

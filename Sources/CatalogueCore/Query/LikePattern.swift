@@ -1,0 +1,84 @@
+/// An NSPredicate `LIKE` pattern, parsed: literal text, `*` (any run of characters) and `?`
+/// (one character); `\*`, `\?` and `\\` are literal. Each engine writes it in its own syntax
+/// (SQLite `GLOB`, PostgreSQL `LIKE … ESCAPE`), with the literal text escaped.
+///
+/// ```swift
+/// LikePattern("Bo*a").parts       // [.literal("Bo"), .anyRun, .literal("a")]
+/// LikePattern("Bo*a").literalPrefix  // "Bo"
+/// ```
+public struct LikePattern: Sendable, Hashable {
+    /// A piece of a pattern.
+    public enum Part: Sendable, Hashable {
+        /// Text that must appear as it is.
+        case literal(String)
+        /// `*`: any run of characters, empty included.
+        case anyRun
+        /// `?`: exactly one character.
+        case anyCharacter
+    }
+
+    /// The pieces, in order; adjacent literals merged.
+    public let parts: [Part]
+
+    public init(_ pattern: String) {
+        var parts: [Part] = []
+        var literal = ""
+        var escaped = false
+        func flush() {
+            if !literal.isEmpty { parts.append(.literal(literal)) }
+            literal = ""
+        }
+        for character in pattern {
+            if escaped {
+                literal.append(character)
+                escaped = false
+                continue
+            }
+            switch character {
+            case "\\": escaped = true
+            case "*": flush(); parts.append(.anyRun)
+            case "?": flush(); parts.append(.anyCharacter)
+            default: literal.append(character)
+            }
+        }
+        if escaped { literal.append("\\") }
+        flush()
+        self.parts = parts
+    }
+
+    /// The literal text the pattern starts with ("" when it starts with a wildcard).
+    public var literalPrefix: String {
+        if case .literal(let text)? = parts.first { return text }
+        return ""
+    }
+
+    /// The pattern as SQLite `GLOB` reads it: `*` and `?` as wildcards, and `*`, `?` and `[` in
+    /// literal text each in a bracket class (`[*]`, `[?]`, `[[]`), so they match themselves.
+    public var globPattern: String {
+        parts.map { part in
+            switch part {
+            case .anyRun: "*"
+            case .anyCharacter: "?"
+            case .literal(let text):
+                text.map { character in
+                    character == "*" || character == "?" || character == "[" ? "[\(character)]" : String(character)
+                }.joined()
+            }
+        }.joined()
+    }
+
+    /// The pattern as SQL `LIKE … ESCAPE '\'` reads it: `%` and `_` as wildcards, and `%`, `_`
+    /// and `\` in literal text escaped with `\`.
+    public var sqlLikePattern: String {
+        parts.map { part in
+            switch part {
+            case .anyRun: "%"
+            case .anyCharacter: "_"
+            case .literal(let text):
+                text.map { character in
+                    character == "%" || character == "_" || character == "\\" ? "\\\(character)" : String(character)
+                }.joined()
+            }
+        }.joined()
+    }
+}
