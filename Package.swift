@@ -60,6 +60,17 @@ let package = Package(
             name: "EmbedResourcesPlugin",
             capability: .buildTool()
         ),
+        // An app made of the documentation's examples (README, DocC), built like an app.
+        .executableTarget(
+            name: "EmbeddingExample",
+            dependencies: ["CatalogueKit"],
+            path: "Examples/EmbeddingExample"
+        ),
+        // Tests of the library as an embedding app uses it: public API only.
+        .testTarget(
+            name: "CatalogueKitEmbeddingTests",
+            dependencies: ["CatalogueKit", "EmbeddingExample"]
+        ),
         .testTarget(
             name: "DatabaseCoreTests",
             dependencies: ["DatabaseCore"]

@@ -122,11 +122,15 @@ public final class SQLiteEngine: CatalogueEngine {
     /// `PRAGMA data_version` every `pollingInterval` (SQLite has no cross-process notification),
     /// and reported without rows (``DatabaseChange/tables`` nil).
     public func changes(pollingInterval: Duration) -> AsyncThrowingStream<DatabaseChange, any Error> {
-        changeHub.stream { [database] yield in
+        // The starting point is read now, not when the watching task first runs: a commit
+        // made right after this call is then reported, not taken as the start.
+        let start: Int64? = try? database.inDatabase { db in try db.scalar("PRAGMA data_version") }
+        return changeHub.stream { [database] yield in
             func dataVersion() async throws -> Int64 {
                 try await database.read { db in try db.scalar("PRAGMA data_version") ?? 0 }
             }
-            var last = try await dataVersion()
+            var last: Int64
+            if let start { last = start } else { last = try await dataVersion() }
             while true {
                 try await Task.sleep(for: pollingInterval)
                 let version = try await dataVersion()

@@ -1,0 +1,43 @@
+// The code of the DocC catalog's overview and of "Searching the catalogue", verbatim, compiled
+// as an app would compile it.
+import CatalogueKit
+
+func overviewExample() throws {
+    let catalogue = try Catalogue(path: Catalogue.defaultPath())   // created, migrated, seeded
+    let results = try catalogue.search(CatalogueSearch.countries(matching: "bog", scope: .capital))
+    print(results.records.first?.name ?? "", results.summary)     // Colombia 1 item found
+}
+
+func searchingExamples(catalogue: Catalogue) throws {
+    let request = CatalogueSearch.countries(matching: "bog", scope: .capital, mode: .prefix)
+    let page = try catalogue.search(request, limit: 50)
+    print(page.records.map(\.name))   // ["Colombia"]
+    print(page.summary)               // "1 item found"
+}
+
+func predicateExamples(catalogue: Catalogue) throws {
+    let typed: FetchPredicate = .beginsWith("name", "bo", options: .caseAndDiacriticInsensitive)
+        && .greaterThan("population", 1_000_000)
+    let parsed = try FetchPredicate(format: "%K BEGINSWITH[cd] %@ AND population > %@", "name", "bo", 1_000_000)
+    let countries = try catalogue.read { db in
+        try db.fetch(FetchRequest<Country>(predicate: parsed, sortDescriptors: FetchSortDescriptor.byName))
+    }
+    print(typed == parsed, countries.map(\.name))   // true ["Bolivia", "Bosnia and Herzegovina", "Botswana"]
+}
+
+func predicateLanguageExamples(catalogue: Catalogue) throws {
+    // LIKE: * any run of characters, ? one character; a literal start reads the key's range.
+    let like = try FetchPredicate(format: "name LIKE[cd] 'bo*a'")
+    // MATCHES: a regular expression the whole value matches (reads every row of the scope).
+    let matches = try FetchPredicate(format: "name MATCHES[c] 'ch(ad|ile)'")
+    // ANY (or SOME) for the to-many aliases.
+    let alias = try FetchPredicate(format: "ANY aliases BEGINSWITH[cd] %@", "ivory")
+    // $VARIABLES: a template parsed once, filled in on every keystroke (the same SQL each time).
+    let template = try FetchPredicate(format: "capital BEGINSWITH[cd] $TEXT")
+    let keystroke = try template.withSubstitutionVariables(["TEXT": "bog"])
+    for predicate in [like, matches, alias, keystroke] {
+        print(try catalogue.fetch(FetchRequest<Country>(predicate: predicate, sortDescriptors: .byName)).map(\.name))
+    }
+    // ["Bolivia", "Bonaire, Sint Eustatius and Saba", "Bosnia and Herzegovina", "Botswana"]
+    // ["Chad", "Chile"]  ["Côte d'Ivoire"]  ["Colombia"]
+}
