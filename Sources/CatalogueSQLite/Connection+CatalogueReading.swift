@@ -19,6 +19,10 @@ extension Connection: CatalogueWriting {
     /// ```swift
     /// let european = try db.fetch(FetchRequest<Country>(predicate: .equals("continent", "Europe")))
     /// ```
+    // Specialized for the catalogue's own records: called through the engine's existential, the
+    // generic entry point jumps to these, which decode rows without runtime generic lookups.
+    @_specialize(where R == Product)
+    @_specialize(where R == Country)
     @inlinable
     public func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
         let sql = try request.selectSQL(in: SQLiteDialect())
