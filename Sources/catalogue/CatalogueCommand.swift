@@ -4,6 +4,8 @@ import CatalogueKit
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `catalogue`: the command-line face of CatalogueKit.
@@ -33,7 +35,7 @@ struct CatalogueCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            Glibc.exit(report(error))
+            Platform.exit(report(error))
         }
     }
 

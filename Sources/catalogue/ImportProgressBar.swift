@@ -2,6 +2,8 @@ import CatalogueKit
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The progress line of `catalogue import` on stderr: a bar with percent, rows, rows/s and ETA
@@ -71,7 +73,7 @@ final class ImportProgressBar {
 func writeError(_ text: String) {
     var text = text
     text.withUTF8 { bytes in
-        _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count)
+        _ = Platform.write(STDERR_FILENO, bytes.baseAddress, bytes.count)
     }
 }
 

@@ -4,6 +4,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `catalogue show`: one country or product as a detail view.

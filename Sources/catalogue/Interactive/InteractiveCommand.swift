@@ -3,6 +3,8 @@ import CatalogueKit
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `catalogue interactive`: the full-screen search-as-you-type view, with the sectioned browse

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The run loop of the interactive mode: reads keys and signals from the ``Terminal``, passes

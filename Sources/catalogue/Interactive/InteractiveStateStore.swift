@@ -3,6 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Saves and loads the interactive mode's state of one database, as JSON under the XDG state

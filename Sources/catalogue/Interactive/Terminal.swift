@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The controlling terminal in full-screen mode: raw input (termios: no echo, no line
@@ -114,11 +116,10 @@ final class Terminal {
 
     /// The terminal's size; 80×24 when it cannot be read.
     var size: ScreenSize {
-        var size = winsize()
-        guard ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else {
+        guard let size = Platform.windowSize(of: output), size.rows > 0, size.columns > 0 else {
             return ScreenSize(rows: 24, columns: 80)
         }
-        return ScreenSize(rows: Int(size.ws_row), columns: Int(size.ws_col))
+        return ScreenSize(rows: size.rows, columns: size.columns)
     }
 
     /// Writes `text` to the terminal.
@@ -131,7 +132,7 @@ final class Terminal {
         guard var address = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
-            let written = Glibc.write(output, address, remaining)
+            let written = Platform.write(output, address, remaining)
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 return
