@@ -23,23 +23,12 @@ extension Catalogue {
     /// try catalogue.scope("any", of: Country.self, browsing: true)  // throws: for searching only
     /// ```
     public func scope<R: CatalogueRecord>(_ key: String?, of type: R.Type, browsing: Bool = false) throws -> SearchScope {
-        let entity = R.entity
-        guard let key else { return entity.defaultScope }
-        let folded = Folding.fold(key)
-        var scope = entity.scopes.first { Folding.fold($0.key) == folded }
-        var all = entity.scopes
-        if scope == nil, entity.typeScopeColumn != nil {
-            all = try scopes(of: type)
-            scope = all.first { Folding.fold($0.key) == folded }
-        }
-        let valid = browsing ? all.filter(\.isBrowsable) : all
-        guard let scope else {
-            throw SearchScopeError(scope: key, entity: entity.entity, validScopes: valid.map(\.key))
-        }
-        guard !browsing || scope.isBrowsable else {
-            throw SearchScopeError(scope: key, entity: entity.entity, validScopes: valid.map(\.key), isSearchOnly: true)
-        }
-        return scope
+        if let scope = try R.entity.fixedScope(key, browsing: browsing) { return scope }
+        let all = try scopes(of: type)
+        let folded = Folding.fold(key ?? "")
+        if let scope = all.first(where: { Folding.fold($0.key) == folded }) { return scope }
+        throw SearchScopeError(
+            scope: key ?? "", entity: R.entity.entity, validScopes: all.filter { !browsing || $0.isBrowsable }.map(\.key))
     }
 
     /// The distinct values of `column` of `type`, one per folded value (the smallest as
@@ -55,5 +44,30 @@ extension Catalogue {
             }
             return values
         }
+    }
+}
+
+extension EntityDescriptor {
+    /// The fixed scope named `key` (compared ignoring case and diacritics; nil: the default),
+    /// without reading any catalogue; nil when `key` may name a type scope, which only the
+    /// catalogue knows. Throws ``SearchScopeError`` for a key that names no scope of an entity
+    /// without type scopes, or a search-only scope when `browsing`.
+    ///
+    /// ```swift
+    /// try Country.entity.fixedScope("CAPITAL")?.key  // "capital"
+    /// try Product.entity.fixedScope("device")        // nil: a type, if the catalogue has it
+    /// ```
+    public func fixedScope(_ key: String?, browsing: Bool = false) throws -> SearchScope? {
+        guard let key else { return defaultScope }
+        let folded = Folding.fold(key)
+        let valid = scopes.filter { !browsing || $0.isBrowsable }.map(\.key)
+        guard let scope = scopes.first(where: { Folding.fold($0.key) == folded }) else {
+            if typeScopeColumn != nil { return nil }
+            throw SearchScopeError(scope: key, entity: entity, validScopes: valid)
+        }
+        guard !browsing || scope.isBrowsable else {
+            throw SearchScopeError(scope: key, entity: entity, validScopes: valid, isSearchOnly: true)
+        }
+        return scope
     }
 }

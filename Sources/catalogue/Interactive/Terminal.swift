@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -44,6 +46,15 @@ final class Terminal {
     /// Whether standard input and output are both terminals.
     static var isInteractive: Bool {
         isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    }
+
+    /// Refuses a terminal that does not understand escape sequences: `TERM` unset, empty or
+    /// `dumb` (an editor's shell buffer, a serial console), where the screen would be garbage.
+    static func checkCapable(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let term = environment["TERM"] ?? ""
+        if term.isEmpty || term == "dumb" {
+            throw TerminalError.notCapable(term: term)
+        }
     }
 
     /// Saves the settings, installs the signal handlers, switches to raw mode and the
@@ -179,12 +190,17 @@ final class Terminal {
 enum TerminalError: Error, CustomStringConvertible {
     /// Standard input or output is not a terminal.
     case notATerminal
+    /// The terminal does not understand escape sequences (`TERM`, possibly empty).
+    case notCapable(term: String)
     /// A system call failed with this errno.
     case system(String, Int32)
 
     var description: String {
         switch self {
         case .notATerminal: "interactive mode needs a terminal"
+        case .notCapable(let term):
+            "interactive mode needs a terminal that understands escape sequences, and TERM is "
+                + (term.isEmpty ? "not set" : "'\(term)'") + "; use catalogue search or catalogue browse"
         case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
         }
     }
