@@ -141,4 +141,9 @@ struct ListRow: Equatable, Sendable {
     init(id: Int64?, cells: [String]) {
         self.init(id: id, cells: cells.map(ListCell.init))
     }
+
+    /// The text of each cell.
+    var texts: [String] {
+        cells.map(\.text)
+    }
 }
