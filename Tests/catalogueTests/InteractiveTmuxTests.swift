@@ -20,7 +20,7 @@ struct InteractiveTmuxTests {
         return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    @Test("tmux-test.sh passes: typing, scopes, detail, browse, jumps, quitting every way, restore, resize")
+    @Test("tmux-test.sh passes: typing, scopes, detail, browse, jumps, quitting every way, restore, resize, highlight, counts, pinned header, match modes, entities, help, TERM=dumb")
     func tmuxScript() throws {
         guard Self.tmux != nil else {
             Issue.record("""

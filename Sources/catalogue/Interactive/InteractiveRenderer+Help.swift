@@ -79,6 +79,12 @@ extension InteractiveRenderer {
         while items.count > 1, line().width > width + 1 {
             items.remove(at: items.count - 2)
         }
-        return line()
+        var result = line()
+        if result.width > width, var last = result.spans.popLast() {
+            // Only the trailing space is over: drop it rather than cut the last word.
+            last.text.removeLast()
+            result.spans.append(last)
+        }
+        return result
     }
 }

@@ -45,9 +45,16 @@ extension InteractiveRenderer {
         if total <= width {
             spans = pieces
         } else {
-            // Keep what fits before the ellipsis.
-            spans = StyledLine(pieces).truncated(to: width - 1).spans
-            spans.append(Span("…", pieces.last?.style ?? base))
+            // Keep what fits before the ellipsis, each piece in its own style.
+            spans = []
+            var room = max(0, width - 1)
+            for piece in pieces where room > 0 {
+                let kept = DisplayWidth.prefix(piece.text, width: room)
+                if !kept.isEmpty { spans.append(Span(kept, piece.style)) }
+                room -= DisplayWidth.of(kept)
+                if DisplayWidth.of(kept) < DisplayWidth.of(piece.text) { break }
+            }
+            spans.append(Span("…", spans.last?.style ?? base))
         }
         let used = spans.reduce(0) { $0 + DisplayWidth.of($1.text) }
         let padding = Span(String(repeating: " ", count: max(0, width - used)), base)
