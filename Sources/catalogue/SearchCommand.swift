@@ -36,8 +36,11 @@ struct SearchCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The search text, joined with spaces (none: everything).", valueName: "text"))
     var words: [String] = []
 
+    /// The entity searched without `--entity`.
+    static let defaultEntity = CatalogueEntity.countries
+
     @Option(help: "What to search: \(CatalogueEntity.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var entity: CatalogueEntity = .countries
+    var entity: CatalogueEntity = defaultEntity
 
     @Option(help: ScopeHelp.searchHelp, completion: ScopeHelp.searchCompletion)
     var scope: String?

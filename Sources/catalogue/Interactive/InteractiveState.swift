@@ -7,7 +7,7 @@ import CatalogueKit
 /// directly.
 ///
 /// ```swift
-/// var state = InteractiveState(entity: .countries, scopes: ScopeChoice.countryScopes)
+/// var state = InteractiveState(entity: .countries, scopes: source.scopes)
 /// state.handle(.character("/"))  // .reload(keepSelection: false), mode == .search
 /// state.handle(.character("c"))  // .reload(keepSelection: false), searchText == "c"
 /// ```
@@ -160,14 +160,6 @@ struct ScopeChoice: Equatable, Sendable {
     /// The choice of a search scope.
     init(_ scope: SearchScope) {
         self.init(title: scope.title, key: scope.key)
-    }
-
-    /// The countries' sectioned scopes: by name (and aliases), or by capital.
-    static let countryScopes = Country.entity.scopes.filter(\.isBrowsable).map(ScopeChoice.init)
-
-    /// Every product, then one choice per type ("Device" for "device").
-    static func productScopes(types: [String]) -> [ScopeChoice] {
-        Product.entity.scopes.map(ScopeChoice.init) + types.map { ScopeChoice(Product.entity.typeScope($0)) }
     }
 }
 
