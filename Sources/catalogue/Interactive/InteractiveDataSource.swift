@@ -108,10 +108,10 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
         let key = "\(mode)\u{0}\(match)\u{0}\(mode == .search ? CatalogueSearch.normalizedText(text) : "")"
         let token = try catalogue.engine.changeToken()
         if let counts, counts.key == key, counts.token == token { return counts.counts }
-        let result = try searchScopes.map { scope in
+        let result = try catalogue.counts(of: searchScopes) { scope in
             switch mode {
-            case .browse: try catalogue.fetchCount(R.entity.browseRequest(scope))
-            case .search: try catalogue.fetchCount(R.searchRequest(matching: text, scope: scope.key, mode: match))
+            case .browse: R.entity.browseRequest(scope)
+            case .search: try R.searchRequest(matching: text, scope: scope.key, mode: match)
             }
         }
         counts = (key, token, result)
