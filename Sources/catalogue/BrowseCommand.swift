@@ -7,8 +7,10 @@ struct BrowseCommand: ParsableCommand {
         commandName: "browse",
         abstract: "List countries or products in sections by initial letter.",
         discussion: """
-            Sections are the first letter of the name after case and diacritic folding \
-            ("Åland Islands" under A), then # for names that do not start with A–Z.
+            Sections are the first letter of the name (or, in the capital scope, of the \
+            capital) after case and diacritic folding ("Åland Islands" under A), then # for \
+            names that do not start with A–Z. Scopes that only search (a country's any) have no \
+            sections.
 
             Examples:
               catalogue browse
@@ -22,7 +24,7 @@ struct BrowseCommand: ParsableCommand {
     @Option(help: "What to list: \(CatalogueEntity.allCases.map(\.rawValue).joined(separator: ", ")).")
     var entity: CatalogueEntity = .countries
 
-    @Option(help: ArgumentHelp("Countries: name or capital. Products: all or a product type.", valueName: "scope"))
+    @Option(help: ScopeHelp.browseHelp, completion: ScopeHelp.browseCompletion)
     var scope: String?
 
     @Option(help: ArgumentHelp("Only the section with this title (A–Z or #).", valueName: "title"))
@@ -31,19 +33,17 @@ struct BrowseCommand: ParsableCommand {
     @Option(help: "Output format: table or json.")
     var format: SectionedOutputFormat = .table
 
-    func run() throws {
-        let catalogue = try global.openCatalogue()
-        switch entity {
-        case .countries:
-            let request = try BrowseScope.countryRequest(scope: scope)
-            try print(SectionedResultsController(catalogue: catalogue, fetchRequest: request), fields: \.searchFields)
-        case .products:
-            let request = try BrowseScope.productRequest(scope: scope, catalogue: catalogue)
-            try print(SectionedResultsController(catalogue: catalogue, fetchRequest: request), fields: \.searchFields)
-        }
+    func validate() throws {
+        try BrowseScope.validate(scope, of: entity.recordType)
     }
 
-    private func print<R: Record>(_ controller: SectionedResultsController<R>, fields: (R) -> [RecordField]) throws {
+    func run() throws {
+        let catalogue = try global.openCatalogue()
+        try browse(entity.recordType, in: catalogue)
+    }
+
+    private func browse<R: CatalogueRecord>(_ type: R.Type, in catalogue: Catalogue) throws {
+        let controller = try BrowseScope.controller(type, scope: scope, catalogue: catalogue)
         try controller.performFetch()
         var sections = Array(controller.sections.enumerated())
         if let wanted = section {
@@ -55,7 +55,7 @@ struct BrowseCommand: ParsableCommand {
         }
         let rows = try sections.map { index, info in
             (info.name, try (0..<info.numberOfObjects).map { row in
-                fields(try controller.object(at: ResultIndexPath(row: row, section: index)))
+                try controller.object(at: ResultIndexPath(row: row, section: index)).listFields
             })
         }
         SectionedPrinter(format: format).print(rows)

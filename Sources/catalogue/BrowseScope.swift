@@ -1,40 +1,31 @@
 import ArgumentParser
 import CatalogueKit
 
-/// The sectioned view `browse`, `index` and the interactive mode show for an entity and scope.
+/// The sectioned list `browse`, `index` and the interactive mode show for a scope: the
+/// entity's browse request (``EntityDescriptor/browseRequest(_:)``) in a sectioned results
+/// controller.
 enum BrowseScope {
-    /// Countries by name, or by capital (countries without one left out).
-    static func countryRequest(scope: String?) throws -> FetchRequest<Country> {
-        let scope = try scope.map { text -> CountryScope in
-            guard let scope = CountryScope(rawValue: text.lowercased()) else {
-                throw ValidationError(
-                    "unknown scope '\(text)' for countries; valid scopes: \(CountryScope.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return scope
-        } ?? .name
-        switch scope {
-        case .name, .any:
-            return FetchRequest(sortDescriptors: FetchSortDescriptor.byName)
-        case .capital:
-            return FetchRequest(
-                predicate: .notEquals("capital", nil),
-                sortDescriptors: [
-                    FetchSortDescriptor("capital", options: .caseAndDiacriticInsensitive), FetchSortDescriptor("capital"), FetchSortDescriptor("id"),
-                ])
-        }
+    /// The controller of the scope named `key` (nil: the default); throws ``SearchScopeError``
+    /// for an unknown scope, or one that only searches.
+    static func controller<R: CatalogueRecord>(
+        _ type: R.Type, scope key: String?, catalogue: Catalogue
+    ) throws -> SectionedResultsController<R> {
+        let scope = try catalogue.scope(key, of: type, browsing: true)
+        return SectionedResultsController(catalogue: catalogue, fetchRequest: R.entity.browseRequest(scope))
     }
 
-    /// Products of every type, or of one type (checked against the catalogue's types).
-    static func productRequest(scope: String?, catalogue: Catalogue) throws -> FetchRequest<Product> {
-        var request = FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName)
-        if let scope, case .type(let type) = ProductScope(parsing: scope) {
-            let types = try catalogue.productTypes()
-            guard types.contains(where: { Folding.fold($0) == Folding.fold(type) }) else {
-                throw ValidationError(
-                    "unknown product type '\(type)'; valid scopes: \((["all"] + types).joined(separator: ", "))")
-            }
-            request.predicate = .equals("type", type, options: .caseAndDiacriticInsensitive)
+    /// Refuses, before the catalogue is opened, a scope that cannot exist or has no sections.
+    static func validate<R: CatalogueRecord>(_ key: String?, of type: R.Type) throws {
+        _ = try usageError { try R.entity.fixedScope(key, browsing: true) }
+    }
+
+    /// Runs `body`, reporting a ``SearchScopeError`` as a usage error (exit code 2) from a
+    /// command's `validate()`.
+    static func usageError<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SearchScopeError {
+            throw ValidationError(error.description)
         }
-        return request
     }
 }

@@ -4,6 +4,8 @@ import CatalogueKit
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `catalogue`: the command-line face of CatalogueKit.
@@ -13,18 +15,22 @@ struct CatalogueCommand: ParsableCommand {
         commandName: "catalogue",
         abstract: "Search a catalogue of countries and products, as you type.",
         discussion: """
-            The database is created, migrated and seeded on first use: --db PATH, else \
-            $CATALOGUE_DB, else $XDG_DATA_HOME/catalogue/catalogue.sqlite \
-            (~/.local/share/catalogue/catalogue.sqlite).
+            The database is created, migrated and seeded on first use: --db PATH (before or \
+            after the subcommand), else $CATALOGUE_DB, else \
+            $XDG_DATA_HOME/catalogue/catalogue.sqlite (~/.local/share/catalogue/catalogue.sqlite).
 
             Examples:
               catalogue search bog --scope capital
-              catalogue search "united ki" --match words
-              catalogue search ipad --entity products --scope device --format json
+              catalogue search united ki --match words
+              catalogue --db ./catalogue.sqlite search ipad --entity products --scope device --format json
             """,
         version: CatalogueVersion.current,
         subcommands: [SearchCommand.self, BrowseCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self, ShowCommand.self, InteractiveCommand.self]
     )
+
+    /// `--db` before the subcommand (`catalogue --db x.sqlite search bog`): parsed here and
+    /// handed to the subcommand's own `--db`, which takes the same name.
+    @OptionGroup var global: GlobalOptions
 
     /// Runs the command line, reporting errors as `catalogue: error: …` on stderr with exit code
     /// 1 for failures and 2 for usage errors.
@@ -33,7 +39,7 @@ struct CatalogueCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            Glibc.exit(report(error))
+            Platform.exit(report(error))
         }
     }
 
@@ -45,10 +51,10 @@ struct CatalogueCommand: ParsableCommand {
             print(fullMessage(for: error))
             return 0
         }
-        if code == .validationFailure {
-            let message = self.message(for: error)
+        if code == .validationFailure || error is SearchScopeError {
+            let message = error is SearchScopeError ? describe(error) : self.message(for: error)
             standardError("catalogue: error: \(message)")
-            standardError("Run 'catalogue --help' for usage.")
+            standardError("Run '\(helpCommand(for: CommandLine.arguments))' for usage.")
             return 2
         }
         if let cleanExit = error as? ExitCode {
@@ -56,6 +62,16 @@ struct CatalogueCommand: ParsableCommand {
         }
         standardError("catalogue: error: \(describe(error))")
         return 1
+    }
+
+    /// "catalogue search --help" for a command line naming the subcommand search, else
+    /// "catalogue --help".
+    static func helpCommand(for arguments: [String]) -> String {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        guard let subcommand = CommandLineWords.subcommand(in: arguments), names.contains(subcommand) else {
+            return "catalogue --help"
+        }
+        return "catalogue \(subcommand) --help"
     }
 
     /// One line for an error from the library.

@@ -32,10 +32,6 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let catalogue = try global.openCatalogue()
-        let output = ExportOutput.standardOutput()
-        switch entity {
-        case .countries: try catalogue.exportRecords(Country.self, format: format, to: output)
-        case .products: try catalogue.exportRecords(Product.self, format: format, to: output)
-        }
+        try catalogue.exportRecords(entity.recordType, format: format, to: ExportOutput.standardOutput())
     }
 }

@@ -1,24 +1,33 @@
 import ArgumentParser
 import CatalogueKit
 
-/// Options every command that opens the catalogue takes.
+/// Options every command that opens the catalogue takes, before or after the subcommand
+/// (`catalogue --db x.sqlite search bog` and `catalogue search bog --db x.sqlite`).
 struct GlobalOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
             "The database file; created, migrated and seeded on first use.",
-            discussion: "Default: $CATALOGUE_DB, else $XDG_DATA_HOME/catalogue/catalogue.sqlite.",
+            discussion: """
+                Default: $CATALOGUE_DB, else $XDG_DATA_HOME/catalogue/catalogue.sqlite (its \
+                directory is created if needed; for another path the directory must exist).
+                """,
             valueName: "path"))
     var db: String?
 
+    /// Where the catalogue is.
+    var location: CatalogueLocation {
+        CatalogueLocation(db: db)
+    }
+
     /// The database path these options choose.
     var databasePath: String {
-        db ?? Catalogue.defaultPath()
+        location.path
     }
 
     /// Opens the catalogue.
     func openCatalogue() throws -> Catalogue {
-        try Catalogue(path: databasePath)
+        try location.open()
     }
 }
 

@@ -24,8 +24,12 @@ struct ImportCommand: ParsableCommand {
             reason" and the rest is imported. LINE is the line on which the row starts.
 
             The format comes from the file's extension (.csv, .json, .ndjson or .jsonl) unless \
-            --format is given; standard input (-) is read as CSV unless --format is given. A \
-            progress bar appears on stderr when it is a terminal and the import takes a while.
+            --format is given; for standard input (-), from its first character other than \
+            spaces: [ is JSON, { is NDJSON, anything else CSV. A progress bar appears on stderr \
+            when it is a terminal and the import takes a while.
+
+            The exit code is 1 when nothing could be imported because every row was bad (with \
+            --on-error skip), so a script notices; a file with no rows at all is not an error.
 
             Examples:
               catalogue import products products.csv
@@ -44,7 +48,7 @@ struct ImportCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "The file's format.",
-        discussion: "Default: from the extension; csv for standard input."))
+        discussion: "Default: from the extension; for standard input, from its first character."))
     var format: RecordFileFormat?
 
     @Option(name: .customLong("on-error"), help: "What to do with a bad row: abort (import nothing) or skip it.")
@@ -53,23 +57,30 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Check and count every row, then roll back: nothing is written.")
     var dryRun = false
 
-    /// The format to read.
+    /// The format to read, when the options or the file name tell (standard input: nil
+    /// without --format, sniffed from its content).
     var resolvedFormat: RecordFileFormat? {
-        format ?? (file == "-" ? .csv : RecordFileFormat(path: file))
+        format ?? (file == "-" ? nil : RecordFileFormat(path: file))
     }
 
     func validate() throws {
-        guard resolvedFormat != nil else {
+        guard resolvedFormat != nil || file == "-" else {
             throw ValidationError(
                 "cannot tell the format of '\(file)' from its extension; use --format csv, json or ndjson")
         }
     }
 
     func run() throws {
-        let options = ImportOptions(format: resolvedFormat ?? .csv, onError: onError, dryRun: dryRun)
         // Open the input first: a missing file must not create a database.
         let input = file == "-" ? ImportInput.standardInput() : try ImportInput(path: file)
+        let options = ImportOptions(format: try resolvedFormat ?? input.sniffedFormat(), onError: onError, dryRun: dryRun)
         let catalogue = try global.openCatalogue()
+        try importRecords(entity.recordType, from: input, options: options, into: catalogue)
+    }
+
+    private func importRecords<R: CatalogueRecord>(
+        _ type: R.Type, from input: ImportInput, options: ImportOptions, into catalogue: Catalogue
+    ) throws {
         let bar = ImportProgressBar()
         defer { bar.clear() }
         let start = monotonicSeconds()
@@ -78,28 +89,24 @@ struct ImportCommand: ParsableCommand {
             bar.clear()
             standardError(issue.description)
         }
-        let counts = switch entity {
-        case .countries:
-            try catalogue.importRecords(Country.self, from: input, options: options, progress: progress, skipped: skipped)
-        case .products:
-            try catalogue.importRecords(Product.self, from: input, options: options, progress: progress, skipped: skipped)
-        }
+        let counts = try catalogue.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
         bar.clear()
-        print(Self.summary(counts, entity: entity, seconds: monotonicSeconds() - start, dryRun: dryRun))
+        print(Self.summary(counts, entity: R.entity, seconds: monotonicSeconds() - start, dryRun: dryRun))
+        if counts.imported == 0, counts.skipped > 0 {
+            standardError("catalogue: error: nothing imported: every row of \(input.name) was skipped")
+            throw ExitCode(1)
+        }
     }
 
     /// "Imported 3 products (1 added, 1 updated, 1 skipped) in 0.01 s"; unchanged rows are
     /// counted when there are any.
-    static func summary(_ counts: ImportCounts, entity: CatalogueEntity, seconds: Double, dryRun: Bool) -> String {
-        let noun = switch entity {
-        case .countries: counts.imported == 1 ? "country" : "countries"
-        case .products: counts.imported == 1 ? "product" : "products"
-        }
-        var parts = ["\(NumberText.grouped(Int64(counts.added))) added", "\(NumberText.grouped(Int64(counts.updated))) updated"]
-        if counts.unchanged > 0 { parts.append("\(NumberText.grouped(Int64(counts.unchanged))) unchanged") }
-        parts.append("\(NumberText.grouped(Int64(counts.skipped))) skipped")
+    static func summary<R>(_ counts: ImportCounts, entity: EntityDescriptor<R>, seconds: Double, dryRun: Bool) -> String {
+        func grouped(_ count: Int) -> String { FieldFormat.grouped(Int64(count)) }
+        var parts = ["\(grouped(counts.added)) added", "\(grouped(counts.updated)) updated"]
+        if counts.unchanged > 0 { parts.append("\(grouped(counts.unchanged)) unchanged") }
+        parts.append("\(grouped(counts.skipped)) skipped")
         let time = String(format2: seconds)
-        let text = "\(NumberText.grouped(Int64(counts.imported))) \(noun) (\(parts.joined(separator: ", "))) in \(time) s"
+        let text = "\(entity.count(counts.imported)) (\(parts.joined(separator: ", "))) in \(time) s"
         return dryRun ? "Dry run: would import \(text); nothing was written" : "Imported \(text)"
     }
 }

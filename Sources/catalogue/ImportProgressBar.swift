@@ -2,6 +2,8 @@ import CatalogueKit
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The progress line of `catalogue import` on stderr: a bar with percent, rows, rows/s and ETA
@@ -44,9 +46,9 @@ final class ImportProgressBar {
     /// The progress line, at most `width` columns.
     static func render(_ progress: ImportProgress, elapsed: Double, width: Int) -> String {
         let rate = elapsed > 0 ? Double(progress.rows) / elapsed : 0
-        var facts = "\(NumberText.grouped(Int64(progress.rows))) rows  \(NumberText.grouped(Int64(rate))) rows/s"
+        var facts = "\(FieldFormat.grouped(Int64(progress.rows))) rows  \(FieldFormat.grouped(Int64(rate))) rows/s"
         if progress.phase == .indexing {
-            facts = "\(NumberText.grouped(Int64(progress.rows))) rows  building indexes…"
+            facts = "\(FieldFormat.grouped(Int64(progress.rows))) rows  building indexes…"
         }
         guard let fraction = progress.fraction else { return String(facts.prefix(width - 1)) }
         if fraction > 0.001, progress.phase == .rows {
@@ -71,7 +73,7 @@ final class ImportProgressBar {
 func writeError(_ text: String) {
     var text = text
     text.withUTF8 { bytes in
-        _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count)
+        _ = Platform.write(STDERR_FILENO, bytes.baseAddress, bytes.count)
     }
 }
 

@@ -9,6 +9,7 @@ struct IndexCommand: ParsableCommand {
         discussion: """
             Examples:
               catalogue index
+              catalogue index --scope capital
               catalogue index --entity products --format json
             """)
 
@@ -17,36 +18,36 @@ struct IndexCommand: ParsableCommand {
     @Option(help: "What to index: \(CatalogueEntity.allCases.map(\.rawValue).joined(separator: ", ")).")
     var entity: CatalogueEntity = .countries
 
-    @Option(help: ArgumentHelp("Countries: name or capital. Products: all or a product type.", valueName: "scope"))
+    @Option(help: ScopeHelp.browseHelp, completion: ScopeHelp.browseCompletion)
     var scope: String?
 
     @Option(help: "Output format: table or json.")
     var format: SectionedOutputFormat = .table
 
+    func validate() throws {
+        try BrowseScope.validate(scope, of: entity.recordType)
+    }
+
     func run() throws {
         let catalogue = try global.openCatalogue()
-        let sections: [SectionInfo]
-        switch entity {
-        case .countries:
-            let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: try BrowseScope.countryRequest(scope: scope))
-            try controller.performFetch()
-            sections = controller.sections
-        case .products:
-            let request = try BrowseScope.productRequest(scope: scope, catalogue: catalogue)
-            let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: request)
-            try controller.performFetch()
-            sections = controller.sections
-        }
+        let sections = try sections(of: entity.recordType, in: catalogue)
         switch format {
         case .table:
             let width = sections.map(\.name.count).max() ?? 1
             for section in sections {
-                Swift.print(section.name + String(repeating: " ", count: width - section.name.count + 2) + String(section.numberOfObjects))
+                Swift.print(section.name + String(repeating: " ", count: width - section.name.count + 2)
+                    + FieldFormat.grouped(Int64(section.numberOfObjects)))
             }
         case .json:
             Swift.print("[" + sections.map {
                 "{\"title\":\(JSONText.string($0.name)),\"count\":\($0.numberOfObjects)}"
             }.joined(separator: ",") + "]")
         }
+    }
+
+    private func sections<R: CatalogueRecord>(of type: R.Type, in catalogue: Catalogue) throws -> [SectionInfo] {
+        let controller = try BrowseScope.controller(type, scope: scope, catalogue: catalogue)
+        try controller.performFetch()
+        return controller.sections
     }
 }

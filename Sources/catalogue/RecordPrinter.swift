@@ -5,8 +5,9 @@ import CatalogueKit
 struct RecordPrinter {
     let format: OutputFormat
 
-    /// Prints `rows`; tables end with `summary` ("N items found").
-    func print(_ rows: [[RecordField]], summary: String) {
+    /// Prints `rows`, whose fields are `keys` (CSV's header, also without rows); tables end
+    /// with `summary` ("N items found", "50 of 250 shown (--limit 0 for all)").
+    func print(_ rows: [[RecordField]], keys: [String], summary: String) {
         switch format {
         case .table:
             if !rows.isEmpty {
@@ -18,8 +19,7 @@ struct RecordPrinter {
         case .ndjson:
             for row in rows { Swift.print(JSONText.object(row)) }
         case .csv:
-            guard let first = rows.first else { return }
-            Swift.print(CSVText.line(first.map(\.key)), terminator: "\r\n")
+            Swift.print(CSVText.line(keys), terminator: "\r\n")
             for row in rows {
                 Swift.print(CSVText.line(row.map { $0.value.isNull ? "" : $0.plainText }), terminator: "\r\n")
             }

@@ -7,20 +7,25 @@ struct SearchCommand: ParsableCommand {
         commandName: "search",
         abstract: "Search countries by name or capital, or products by name.",
         discussion: """
-            The text is trimmed; empty text lists everything in the scope. Matching ignores case \
-            and diacritics ("bogota" finds Bogotá).
+            The text is trimmed; empty text lists everything in the scope. Several words are \
+            joined with spaces, as grep-style tools do: catalogue search united kingdom is \
+            catalogue search "united kingdom". Matching ignores case and diacritics ("bogota" \
+            finds Bogotá).
 
             Scopes: countries name (the default; also matches aliases such as "Ivory Coast"), \
-            capital, any; products all (the default) or a product type.
+            capital (ordered by capital), any; products all (the default) or a product type.
 
             Match modes: prefix (the default: the field starts with the text), contains, words \
             (every word typed starts a word of the field, ranked), terms (every term matches the \
             name, or equals the year or price).
 
+            Tables end with "N items found", or "50 of 250 shown (--limit 0 for all)" when \
+            --limit cut the list; JSON, CSV and NDJSON hold the rows only.
+
             Examples:
               catalogue search bog --scope capital
               catalogue search cote
-              catalogue search "united ki" --match words
+              catalogue search united ki --match words
               catalogue search ipad --entity products --scope device
               catalogue search "ipod 2007" --entity products --match terms
               catalogue search sa --limit 0 --format csv
@@ -28,65 +33,58 @@ struct SearchCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The search text (empty: everything).")
-    var text: String = ""
+    @Argument(help: ArgumentHelp("The search text, joined with spaces (none: everything).", valueName: "text"))
+    var words: [String] = []
+
+    /// The entity searched without `--entity`.
+    static let defaultEntity = CatalogueEntity.countries
 
     @Option(help: "What to search: \(CatalogueEntity.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var entity: CatalogueEntity = .countries
+    var entity: CatalogueEntity = defaultEntity
 
-    @Option(help: ArgumentHelp(
-        "Countries: name, capital or any. Products: all or a product type.",
-        valueName: "scope"))
+    @Option(help: ScopeHelp.searchHelp, completion: ScopeHelp.searchCompletion)
     var scope: String?
 
     @Option(name: .customLong("match"), help: "How text matches: \(MatchMode.allCases.map(\.rawValue).joined(separator: ", ")).")
     var mode: MatchMode = .prefix
 
-    @Option(help: "At most this many results; 0 for all.")
+    // Unconditional: "--limit -1" is a value to refuse, not a missing one.
+    @Option(parsing: .unconditional, help: "At most this many results; 0 for all.")
     var limit: Int = 50
 
     @Option(help: "Output format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: OutputFormat = .table
 
+    /// The search text: the words joined with spaces.
+    var text: String {
+        words.joined(separator: " ")
+    }
+
     func validate() throws {
         guard limit >= 0 else {
             throw ValidationError("--limit must be 0 (no limit) or more, not \(limit)")
         }
-        if entity == .countries, let scope, CountryScope(rawValue: scope.lowercased()) == nil {
-            throw ValidationError(
-                "unknown scope '\(scope)' for countries; valid scopes: \(CountryScope.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+        // A scope that cannot exist is refused before the catalogue is opened (or created).
+        _ = try Self.fixedScope(scope, of: entity.recordType)
     }
 
     func run() throws {
         let catalogue = try global.openCatalogue()
-        let pageLimit = limit == 0 ? nil : limit
-        let printer = RecordPrinter(format: format)
-        switch entity {
-        case .countries:
-            let scope = self.scope.flatMap { CountryScope(rawValue: $0.lowercased()) } ?? .name
-            let results = try catalogue.search(
-                CatalogueSearch.countries(matching: text, scope: scope, mode: mode), limit: pageLimit)
-            printer.print(results.records.map(\.searchFields), summary: results.summary)
-        case .products:
-            let scope = try productScope(in: catalogue)
-            let results = try catalogue.search(
-                CatalogueSearch.products(matching: text, scope: scope, mode: mode), limit: pageLimit)
-            printer.print(results.records.map(\.searchFields), summary: results.summary)
-        }
+        try search(entity.recordType, in: catalogue)
     }
 
-    /// The product scope, checked against the types in the catalogue.
-    private func productScope(in catalogue: Catalogue) throws -> ProductScope {
-        guard let scope else { return .all }
-        let parsed = ProductScope(parsing: scope)
-        guard case .type(let type) = parsed else { return .all }
-        let types = try catalogue.productTypes()
-        let folded = Folding.fold(type)
-        guard types.contains(where: { Folding.fold($0) == folded }) else {
-            throw ValidationError(
-                "unknown product type '\(type)'; valid scopes: \((["all"] + types).joined(separator: ", "))")
-        }
-        return parsed
+    private func search<R: CatalogueRecord>(_ type: R.Type, in catalogue: Catalogue) throws {
+        let scope = try catalogue.scope(self.scope, of: type)
+        let request = try R.searchRequest(matching: text, scope: scope.key, mode: mode)
+        let results = try catalogue.search(request, limit: limit == 0 ? nil : limit)
+        let summary = results.totalCount > results.records.count
+            ? ResultCountText.shown(results.records.count, of: results.totalCount) + " (--limit 0 for all)"
+            : results.summary
+        RecordPrinter(format: format).print(
+            results.records.map(\.listFields), keys: R.entity.listFields.map(\.name), summary: summary)
+    }
+
+    private static func fixedScope<R: CatalogueRecord>(_ key: String?, of type: R.Type) throws -> SearchScope? {
+        try BrowseScope.usageError { try R.entity.fixedScope(key) }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CatalogueKit
 
 /// How `browse` and `index` print.
 enum SectionedOutputFormat: String, CaseIterable, ExpressibleByArgument {
@@ -35,7 +36,7 @@ struct SectionedPrinter {
                 next += section.rows.count
             }
             Swift.print("")
-            Swift.print(allRows.count == 1 ? "1 item found" : "\(allRows.count) items found")
+            Swift.print(ResultCountText.found(allRows.count))
         }
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `catalogue show`: one country or product as a detail view.
@@ -35,68 +37,53 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: ShowFormat = .table
 
-    /// The entity the key names.
+    /// The entity the key names: a number names a record of the entity looked up by id,
+    /// anything else one looked up by code.
     var resolvedEntity: CatalogueEntity {
-        entity ?? (!key.isEmpty && key.allSatisfy(\.isASCII) && Int64(key) != nil ? .products : .countries)
+        if let entity { return entity }
+        let byID = CatalogueEntity.allCases.first { $0.lookup == .id }
+        let byCode = CatalogueEntity.allCases.first { $0.lookup != .id }
+        let isNumber = RecordLookup.id.normalizedKey(key) != nil
+        return (isNumber ? byID : byCode) ?? byCode ?? .countries
     }
 
     func validate() throws {
-        switch resolvedEntity {
-        case .countries:
-            let code = key.uppercased()
-            guard code.utf8.count == 2, code.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
-                throw ValidationError(
-                    "'\(key)' is not a country code (two letters, e.g. CO); find one with: catalogue search \"\(key)\"")
-            }
-        case .products:
-            guard Int64(key) != nil else {
-                throw ValidationError(
-                    "'\(key)' is not a product id (a number); find one with: catalogue search \"\(key)\" --entity products")
-            }
-        }
+        let entity = resolvedEntity
+        guard entity.lookup.normalizedKey(key) == nil else { return }
+        let suggestion = "catalogue search \"\(key)\"" + (entity == SearchCommand.defaultEntity ? "" : " --entity \(entity.rawValue)")
+        throw ValidationError(
+            "'\(key)' is not a \(entity.singular) \(Self.keyName(entity.lookup)) (\(entity.lookup.keyDescription)); find one with: \(suggestion)")
     }
 
     func run() throws {
         let catalogue = try global.openCatalogue()
-        let style = TextStyle(enabled: TerminalOutput.usesColour(STDOUT_FILENO))
-        let width = TerminalOutput.isTerminal(STDOUT_FILENO) ? TerminalOutput.columns(of: STDOUT_FILENO) : nil
-        switch resolvedEntity {
-        case .countries:
-            let code = key.uppercased()
-            let request = FetchRequest<Country>(predicate: .equals("code", code))
-            guard let country = try catalogue.read({ try $0.fetchFirst(request) }), let id = country.id else {
-                throw ShowError.notFound("no country with code \(code)")
-            }
-            if format == .json {
-                try printJSON(Country.self, id: id, catalogue: catalogue)
-                return
-            }
-            let codes = (country.neighbours ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            let neighbours = try catalogue.read { db in
-                try db.fetch(FetchRequest<Country>(predicate: .in("code", codes)))
-            }
-            let names = Dictionary(neighbours.map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
-            print(DetailView.country(country, neighbourNames: codes.map { names[$0] ?? $0 }, style: style, width: width))
-        case .products:
-            let id = Int64(key) ?? 0
-            guard let product = try catalogue.read({ try $0.record(Product.self, id: id) }) else {
-                throw ShowError.notFound("no product with id \(id)")
-            }
-            if format == .json {
-                try printJSON(Product.self, id: id, catalogue: catalogue)
-                return
-            }
-            print(DetailView.product(product, style: style, width: width))
+        try show(resolvedEntity.recordType, in: catalogue)
+    }
+
+    private func show<R: CatalogueRecord>(_ type: R.Type, in catalogue: Catalogue) throws {
+        let lookup = R.entity.lookup
+        let key = lookup.normalizedKey(self.key) ?? self.key
+        guard let record = try catalogue.read({ try $0.fetchFirst(lookup.request(for: key, of: type)) }), let id = record.id else {
+            throw ShowError.notFound("no \(R.entity.singular) with \(Self.keyName(lookup)) \(key)")
+        }
+        switch format {
+        case .json:
+            let output = ExportOutput.standardOutput()
+            _ = try catalogue.read { db in try RecordExporter<R>(format: .ndjson).export(from: db, to: output, id: id) }
+            try output.flush()
+        case .table:
+            let style = TextStyle(enabled: TerminalOutput.usesColour(STDOUT_FILENO))
+            let width = TerminalOutput.isTerminal(STDOUT_FILENO) ? TerminalOutput.columns(of: STDOUT_FILENO) : nil
+            print(try record.detailPage(in: catalogue).text(style: style, width: width))
         }
     }
 
-    /// The record as one JSON object, with the keys of `catalogue export --format json`.
-    private func printJSON<R: ImportableRecord>(_ type: R.Type, id: Int64, catalogue: Catalogue) throws {
-        let output = ExportOutput.standardOutput()
-        _ = try catalogue.read { db in
-            try RecordExporter<R>(format: .ndjson).export(from: db, to: output, id: id)
+    /// "code", "id": what a key of `lookup` is called.
+    private static func keyName(_ lookup: RecordLookup) -> String {
+        switch lookup {
+        case .code(let column, _, _): column
+        case .id: "id"
         }
-        try output.flush()
     }
 }
 

@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Facts about where output goes: whether a stream is a terminal, how wide it is, and whether
@@ -14,9 +16,8 @@ enum TerminalOutput {
 
     /// The terminal's width in columns, or `fallback` when it is not a terminal.
     static func columns(of descriptor: Int32, fallback: Int = 80) -> Int {
-        var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return fallback }
-        return Int(size.ws_col)
+        guard let size = Platform.windowSize(of: descriptor), size.columns > 0 else { return fallback }
+        return size.columns
     }
 
     /// Whether to colour what goes to `descriptor`.

@@ -72,17 +72,38 @@ struct CatalogueSearchTests {
         #expect(try products("creme", mode: .words) == ["Crème brûlée torch set", "Crème rose sympathy wreath"])
     }
 
-    @Test("Empty or blank text returns the whole scope", arguments: ["", "  ", "\t\n "])
+    @Test("Empty or blank text returns the whole scope (the capital scope: countries with a capital)", arguments: ["", "  ", "\t\n "])
     func emptyText(text: String) throws {
         let all = try catalogue.rowCount("country")
+        let withCapital = try catalogue.database.read { db in try db.scalar("SELECT count(*) FROM country WHERE capital IS NOT NULL") as Int? }
+        #expect(withCapital.map { $0 < all } == true)
         for mode in MatchMode.allCases {
             for scope in CountryScope.allCases {
-                #expect(try countries(text, scope: scope, mode: mode).count == all, "\(mode) \(scope)")
+                let expected = scope == .capital ? withCapital : all
+                #expect(try countries(text, scope: scope, mode: mode).count == expected, "\(mode) \(scope)")
             }
             let devices = try catalogue.database.read { db in try db.scalar("SELECT count(*) FROM product WHERE type = 'device'") as Int? }
             #expect(try products(text, scope: .type("device"), mode: mode).count == devices, "\(mode)")
             #expect(try products(text, mode: mode).count == (try catalogue.rowCount("product")), "\(mode)")
         }
+    }
+
+    @Test("The capital scope is ordered by folded capital, then capital; the name scopes by name")
+    func capitalOrder() throws {
+        for mode in [MatchMode.prefix, .contains] {
+            let capitals = try catalogue.records(CatalogueSearch.countries(matching: "co", scope: .capital, mode: mode))
+                .compactMap(\.capital)
+            #expect(capitals.count > 1)
+            #expect(capitals.map { Folding.fold($0) } == capitals.map { Folding.fold($0) }.sorted(), "\(mode)")
+        }
+        let prefix = try catalogue.records(CatalogueSearch.countries(matching: "co", scope: .capital)).compactMap(\.capital)
+        #expect(prefix == ["Cockburn Town", "Colombo", "Conakry", "Copenhagen"])
+        let all = try catalogue.records(CatalogueSearch.countries(matching: "", scope: .capital)).compactMap(\.capital)
+        #expect(all.first == "Abu Dhabi")
+        let names = try countries("co", scope: .any)
+        #expect(names.map { Folding.fold($0) } == names.map { Folding.fold($0) }.sorted())
+        let request = CatalogueSearch.countries(matching: "co", scope: .name)
+        #expect(request.sortDescriptors == FetchSortDescriptor.byName)
     }
 
     @Test("The any scope is the union of name and capital, each country once")

@@ -56,4 +56,23 @@ struct BrowseCommandTests {
             #expect(result.standardError.hasPrefix("catalogue: error: "), "\(arguments): \(result.standardError)")
         }
     }
+
+    @Test("browse and index refuse a scope without sections (any), naming the ones with sections; exit 2")
+    func searchOnlyScope() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        for command in ["browse", "index"] {
+            let result = try runner.run([command, "--scope", "any"])
+            #expect(result.status == 2)
+            #expect(result.standardOutput.isEmpty)
+            #expect(result.standardError == """
+                catalogue: error: scope 'any' of countries is for searching only, it has no sections; sectioned scopes: name, capital
+                Run 'catalogue \(command) --help' for usage.
+
+                """)
+        }
+        #expect(!FileManager.default.fileExists(atPath: runner.databasePath))
+        let capital = try runner.run(["index", "--scope", "Capital"])
+        #expect(capital.status == 0)
+    }
 }

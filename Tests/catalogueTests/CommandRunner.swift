@@ -37,8 +37,13 @@ struct CommandRunner {
 
     /// Runs `catalogue ARGUMENTS` with `CATALOGUE_DB` set to this runner's database.
     func run(_ arguments: [String], environment: [String: String] = [:], input: Data? = nil) throws -> Result {
+        try runProgram(Self.executable.path, arguments, environment: environment, input: input)
+    }
+
+    /// Runs the program at `path` with the environment `run` gives `catalogue`.
+    func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:], input: Data? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         environment["CATALOGUE_DB"] = environment["CATALOGUE_DB"] ?? databasePath

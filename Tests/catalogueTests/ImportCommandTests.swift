@@ -131,7 +131,7 @@ struct ImportCommandTests {
         #expect(try runner.run(["import", "products", changed]).standardOutput.hasPrefix("Imported 1 product (0 added, 1 updated, 0 skipped)"))
     }
 
-    @Test("Standard input: CSV by default, --format for JSON and NDJSON")
+    @Test("Standard input: CSV by its content, --format for JSON and NDJSON")
     func standardInput() throws {
         let runner = try Self.preparedRunner()
         defer { runner.cleanUp() }
@@ -145,6 +145,48 @@ struct ImportCommandTests {
         #expect(bad.standardError == "catalogue: error: <stdin>:2: year: not a whole number: \"soon\"\n")
         let found = try runner.run(["search", "", "--entity", "products", "--scope", "stdin", "--format", "json"])
         #expect(try found.jsonNames() == ["Piped one", "Piped two"])
+    }
+
+    @Test("Standard input without --format: [ is JSON, { is NDJSON, anything else CSV (after a BOM and spaces)", arguments: [
+        ("[{\"name\": \"Sniffed\", \"type\": \"stdin\"}]", "Sniffed"),
+        ("\n  \t[\n{\"name\": \"Sniffed\", \"type\": \"stdin\"}]\n", "Sniffed"),
+        ("\u{FEFF}[{\"name\": \"Sniffed\", \"type\": \"stdin\"}]", "Sniffed"),
+        ("{\"name\": \"Sniffed\", \"type\": \"stdin\"}\n{\"name\": \"Sniffed too\", \"type\": \"stdin\"}\n", "Sniffed too"),
+        ("name,type\nSniffed,stdin\n", "Sniffed"),
+        ("\u{FEFF}name,type\r\nSniffed,stdin\r\n", "Sniffed"),
+    ])
+    func sniffedStandardInput(input: String, expected: String) throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let result = try runner.run(["import", "products", "-"], input: Data(input.utf8))
+        #expect(result.status == 0, "\(result.standardError)")
+        let found = try runner.run(["search", "sniffed", "--entity", "products", "--format", "json"])
+        #expect(try found.jsonNames().contains(expected))
+        // A file's name still decides, and --format still overrides.
+        let forced = try runner.run(["import", "products", "-", "--format", "csv"], input: Data("[{\"name\":\"x\"}]".utf8))
+        #expect(forced.status == 1)
+    }
+
+    @Test("Nothing imported because every row was skipped: exit 1; a file without rows: exit 0")
+    func everyRowSkipped() throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let file = runner.directory.appendingPathComponent("bad.csv")
+        try "name,type,year\nX,stdin,soon\nY,stdin,later\n".write(to: file, atomically: true, encoding: .utf8)
+        let result = try runner.run(["import", "products", file.path, "--on-error", "skip"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.hasPrefix("Imported 0 products (0 added, 0 updated, 2 skipped) in "))
+        #expect(result.standardError.hasSuffix("catalogue: error: nothing imported: every row of \(file.path) was skipped\n"), "\(result.standardError)")
+        let dryRun = try runner.run(["import", "products", file.path, "--on-error", "skip", "--dry-run"])
+        #expect(dryRun.status == 1)
+        let empty = runner.directory.appendingPathComponent("empty.csv")
+        try "name,type\n".write(to: empty, atomically: true, encoding: .utf8)
+        let none = try runner.run(["import", "products", empty.path, "--on-error", "skip"])
+        #expect(none.status == 0, "\(none.standardError)")
+        let some = runner.directory.appendingPathComponent("some.csv")
+        try "name,type,year\nX,stdin,soon\nGood,stdin,2020\n".write(to: some, atomically: true, encoding: .utf8)
+        let partial = try runner.run(["import", "products", some.path, "--on-error", "skip"])
+        #expect(partial.status == 0)
     }
 
     @Test("A CRLF file with a UTF-8 byte order mark")

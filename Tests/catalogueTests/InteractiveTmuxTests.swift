@@ -3,6 +3,8 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Runs `Tests/interactive/tmux-test.sh` against the built binary: the interactive mode in a
@@ -20,7 +22,7 @@ struct InteractiveTmuxTests {
         return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    @Test("tmux-test.sh passes: typing, scopes, detail, browse, jumps, quitting every way, restore, resize")
+    @Test("tmux-test.sh passes: typing, scopes, detail, browse, jumps, quitting every way, restore, resize, highlight, counts, pinned header, match modes, entities, help, TERM=dumb")
     func tmuxScript() throws {
         guard Self.tmux != nil else {
             Issue.record("""
@@ -42,7 +44,14 @@ struct InteractiveTmuxTests {
     /// returns its exit status. posix_spawn and waitpid, not Foundation's Process: the script
     /// starts a tmux server that outlives it, and Process has been seen to miss the exit.
     static func run(_ arguments: [String], output: String) throws -> Int32 {
+        // The types are structs in Glibc, opaque pointers in Darwin.
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
+        #else
         var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -52,7 +61,6 @@ struct InteractiveTmuxTests {
         defer { argv.forEach { free($0) } }
         // A clean signal state: the test runs on a libdispatch thread that blocks signals, and
         // a blocked mask would be inherited by bash, tmux and the program under test.
-        var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var empty = sigset_t()
@@ -63,7 +71,9 @@ struct InteractiveTmuxTests {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
+        var environment: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0)=\($1)") } + [nil]
+        defer { environment.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, &environment)
         guard spawned == 0 else {
             throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
         }

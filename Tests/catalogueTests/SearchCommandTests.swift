@@ -24,7 +24,7 @@ struct SearchCommandTests {
         #expect(try result.jsonNames() == expected)
     }
 
-    @Test("Table output ends with the item count")
+    @Test("Table output ends with the item count, or says how many of how many a --limit showed")
     func tableSummary() throws {
         let runner = try CommandRunner()
         defer { runner.cleanUp() }
@@ -37,8 +37,84 @@ struct SearchCommandTests {
         let many = try runner.run(["search", "", "--limit", "3"])
         let lines = many.standardOutput.split(separator: "\n")
         #expect(lines.count == 2 + 3 + 1)
-        let total = try #require(Int(lines.last!.split(separator: " ").first!))
-        #expect(total >= 245)
+        #expect(lines.last == "3 of 250 shown (--limit 0 for all)")
+        let defaultLimit = try runner.run(["search", ""])
+        #expect(defaultLimit.standardOutput.hasSuffix("\n50 of 250 shown (--limit 0 for all)\n"))
+        let all = try runner.run(["search", "", "--limit", "0"])
+        #expect(all.standardOutput.hasSuffix("\n250 items found\n"))
+        // Exactly the limit, and nothing more: not cut.
+        let exact = try runner.run(["search", "co", "--limit", "15"])
+        #expect(exact.standardOutput.hasSuffix("\n15 items found\n"))
+        // Machine formats get rows only.
+        for format in ["json", "csv", "ndjson"] {
+            let output = try runner.run(["search", "", "--limit", "3", "--format", format]).standardOutput
+            #expect(!output.contains("shown") && !output.contains("found"), "\(format)")
+        }
+        let ndjson = try runner.run(["search", "", "--limit", "3", "--format", "ndjson"])
+        #expect(ndjson.standardOutput.split(separator: "\n").count == 3)
+    }
+
+    @Test("Counts are grouped the same way everywhere: 1,000 items found")
+    func groupedCounts() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        var csv = "name,type\r\n"
+        for index in 0..<1_200 { csv += "Gadget \(index),bulk\r\n" }
+        let imported = try runner.run(["import", "products", "-"], input: Data(csv.utf8))
+        #expect(imported.standardOutput.hasPrefix("Imported 1,200 products (1,200 added, 0 updated, 0 skipped)"), "\(imported.standardOutput)")
+        let search = try runner.run(["search", "gadget", "--entity", "products", "--limit", "0"])
+        #expect(search.standardOutput.hasSuffix("\n1,200 items found\n"))
+        let cut = try runner.run(["search", "gadget", "--entity", "products", "--limit", "10"])
+        #expect(cut.standardOutput.hasSuffix("\n10 of 1,200 shown (--limit 0 for all)\n"))
+        let browse = try runner.run(["browse", "--entity", "products", "--scope", "bulk"])
+        #expect(browse.standardOutput.hasSuffix("\n1,200 items found\n"))
+        let index = try runner.run(["index", "--entity", "products", "--scope", "bulk"])
+        #expect(index.standardOutput == "G  1,200\n")
+    }
+
+    @Test("Several words are one text, as grep-style tools join them")
+    func multiWordText() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let joined = try runner.run(["search", "united", "kingdom", "--format", "json"])
+        #expect(joined.status == 0, "\(joined.standardError)")
+        #expect(try joined.jsonNames() == ["United Kingdom"])
+        let quoted = try runner.run(["search", "united kingdom", "--format", "json"])
+        #expect(joined.standardOutput == quoted.standardOutput)
+        // Options may come between the words; terms and words modes see each word.
+        let terms = try runner.run(["search", "ipod", "--entity", "products", "2007", "--match", "terms", "--format", "json"])
+        #expect(try terms.jsonNames() == ["iPod touch"])
+        let words = try runner.run(["search", "--match", "words", "sao", "tome", "--format", "json"])
+        #expect(try words.jsonNames() == ["São Tomé and Príncipe"])
+    }
+
+    @Test("CSV always starts with its header row, also without results")
+    func emptyCSV() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let countries = try runner.run(["search", "zzz", "--format", "csv"])
+        #expect(countries.status == 0)
+        #expect(countries.standardOutput == "code,name,capital,continent,population,area_km2\r\n")
+        let products = try runner.run(["search", "zzz", "--entity", "products", "--format", "csv"])
+        #expect(products.standardOutput == "id,name,type,year,price\r\n")
+        let json = try runner.run(["search", "zzz", "--format", "json"])
+        #expect(json.standardOutput == "[]\n")
+        let ndjson = try runner.run(["search", "zzz", "--format", "ndjson"])
+        #expect(ndjson.standardOutput.isEmpty)
+    }
+
+    @Test("The capital scope lists capitals in order: co → Cockburn Town, Colombo, Conakry, Copenhagen")
+    func capitalOrder() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let result = try runner.run(["search", "co", "--scope", "capital", "--format", "json"])
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        #expect(array.compactMap { $0["capital"] as? String } == ["Cockburn Town", "Colombo", "Conakry", "Copenhagen"])
+        let table = try runner.run(["search", "co", "--scope", "capital"])
+        let capitals = table.standardOutput.split(separator: "\n").dropFirst(2).dropLast().map(String.init)
+        #expect(capitals.count == 4)
+        #expect(capitals.first?.contains("Cockburn Town") == true)
+        #expect(capitals.last?.contains("Copenhagen") == true)
     }
 
     @Test("--limit 0 lists every country; JSON has the documented keys")
@@ -75,7 +151,8 @@ struct SearchCommandTests {
         (["search", "x", "--entity", "products", "--scope", "toys"], "valid scopes: all, birthdays, desktop, device, funerals, portable, weddings"),
         (["search", "x", "--match", "fuzzy"], "'prefix', 'contains', 'words' or 'terms'"),
         (["search", "x", "--entity", "planets"], "'countries' and 'products'"),
-        (["search", "x", "--limit", "-1"], "--limit"),
+        (["search", "x", "--limit", "-1"], "--limit must be 0 (no limit) or more, not -1"),
+        (["search", "x", "--limit", "many"], "'many' is invalid for '--limit"),
     ])
     func usageErrors(arguments: [String], message: String) throws {
         let runner = try CommandRunner()
@@ -85,6 +162,8 @@ struct SearchCommandTests {
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.hasPrefix("catalogue: error: "), "\(result.standardError)")
         #expect(result.standardError.contains(message), "\(result.standardError)")
+        // Mistakes in a subcommand point to that subcommand's help.
+        #expect(result.standardError.hasSuffix("Run 'catalogue search --help' for usage.\n"), "\(result.standardError)")
     }
 
     @Test("Hostile text gives results or an empty list, never an error", arguments: [
@@ -135,16 +214,5 @@ struct SearchCommandTests {
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("Examples:"))
         #expect(help.standardOutput.contains("--match"))
-    }
-
-    @Test("--db overrides CATALOGUE_DB and a new database is created there")
-    func explicitDatabase() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        let path = runner.directory.appendingPathComponent("nested/dir/other.sqlite").path
-        let result = try runner.run(["search", "--db", path, "bog", "--scope", "capital"])
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(FileManager.default.fileExists(atPath: path))
-        #expect(!FileManager.default.fileExists(atPath: runner.databasePath))
     }
 }

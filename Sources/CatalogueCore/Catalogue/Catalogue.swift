@@ -95,13 +95,7 @@ public final class Catalogue: Sendable {
 
     /// The distinct product types, in folded order (for scope bars and error messages).
     public func productTypes() throws -> [String] {
-        try engine.reading { db in
-            var types: [String] = []
-            try db.forEachRow(SQLFragment("SELECT min(type) FROM product GROUP BY type_key ORDER BY type_key")) {
-                types.append(try $0.decodeText(at: 0))
-            }
-            return types
-        }
+        try distinctValues(of: "type", in: Product.self)
     }
 
     /// Releases what memory caches hold, as an app does on a memory warning.

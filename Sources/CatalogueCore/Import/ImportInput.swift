@@ -30,6 +30,8 @@ public final class ImportInput {
     }
 
     private let storage: Storage
+    /// Bytes read ahead by ``sniffedFormat()``, delivered before the rest.
+    private var lookahead: [UInt8] = []
 
     /// Opens the file at `path` for reading; `name` defaults to the path as given.
     ///
@@ -85,8 +87,48 @@ public final class ImportInput {
         }
     }
 
+    /// The format the content looks like, for input without a name to tell it (standard
+    /// input): after an optional UTF-8 byte order mark and whitespace, `[` starts a JSON array
+    /// and `{` an NDJSON object; anything else is CSV. The bytes looked at are still read by
+    /// the import (at most 64 KiB are looked at).
+    ///
+    /// ```swift
+    /// ImportInput(text: " [{\"name\":\"Brio\"}]", name: "-").sniffedFormat()  // .json
+    /// ```
+    public func sniffedFormat() throws -> RecordFileFormat {
+        var index = 0
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while lookahead.count < 64 * 1024 {
+            if index == 0, lookahead.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+            while index < lookahead.count, [0x20, 0x09, 0x0A, 0x0D].contains(lookahead[index]) { index += 1 }
+            if index < lookahead.count {
+                switch lookahead[index] {
+                case UInt8(ascii: "["): return .json
+                case UInt8(ascii: "{"): return .ndjson
+                default: return .csv
+                }
+            }
+            let count = try chunk.withUnsafeMutableBytes { try readSource(into: $0) }
+            if count == 0 { break }
+            lookahead += chunk[0..<count]
+        }
+        return .csv
+    }
+
     /// Reads up to `buffer.count` bytes into `buffer`; returns 0 at the end of the input.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        if !lookahead.isEmpty {
+            let count = min(buffer.count, lookahead.count)
+            lookahead.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: count) }
+            lookahead.removeFirst(count)
+            return count
+        }
+        return try readSource(into: buffer)
+    }
+
+    /// Reads from the file, standard input or memory, past the look-ahead.
+    private func readSource(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         switch storage {
         case .descriptor(let descriptor, _):

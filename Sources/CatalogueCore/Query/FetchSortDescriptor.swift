@@ -33,11 +33,21 @@ public struct FetchSortDescriptor: Sendable, Hashable {
     public static let relevance = FetchSortDescriptor(relevance: ())
 
     /// The catalogue's display order for a record with a `name`: folded name, name, id.
-    public static let byName: [FetchSortDescriptor] = [
-        FetchSortDescriptor("name", options: .caseAndDiacriticInsensitive),
-        FetchSortDescriptor("name"),
-        FetchSortDescriptor("id"),
-    ]
+    public static let byName: [FetchSortDescriptor] = by("name")
+
+    /// The catalogue's display order by `column`: its folded value (its key column's order, so
+    /// an index serves it), then the value as stored, then id.
+    ///
+    /// ```swift
+    /// FetchSortDescriptor.by("capital")  // folded capital, capital, id
+    /// ```
+    public static func by(_ column: String) -> [FetchSortDescriptor] {
+        [
+            FetchSortDescriptor(column, options: .caseAndDiacriticInsensitive),
+            FetchSortDescriptor(column),
+            FetchSortDescriptor("id"),
+        ]
+    }
 }
 
 extension Array where Element == FetchSortDescriptor {

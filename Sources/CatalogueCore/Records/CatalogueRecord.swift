@@ -20,24 +20,32 @@ public protocol CatalogueRecord: ImportableRecord, Codable {
     static func searchRequest(matching text: String, scope: String?, mode: MatchMode) throws -> FetchRequest<Self>
 }
 
-/// A search scope that the entity does not have.
+/// A search scope that the entity does not have, or (``isSearchOnly``) a scope that only
+/// searches where a sectioned list was asked for.
 public struct SearchScopeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The scope as given.
     public let scope: String
     /// The entity.
     public let entity: CatalogueEntity
-    /// The scopes it has.
+    /// The scopes it has (for a sectioned list: those with one).
     public let validScopes: [String]
+    /// Whether the scope exists but has no sectioned list (a country's `any`).
+    public let isSearchOnly: Bool
 
-    public init(scope: String, entity: CatalogueEntity, validScopes: [String]) {
+    public init(scope: String, entity: CatalogueEntity, validScopes: [String], isSearchOnly: Bool = false) {
         self.scope = scope
         self.entity = entity
         self.validScopes = validScopes
+        self.isSearchOnly = isSearchOnly
     }
 
     public var description: String {
+        let valid = validScopes.joined(separator: ", ")
+        if isSearchOnly {
+            return "scope '\(scope)' of \(entity.rawValue) is for searching only, it has no sections; sectioned scopes: \(valid)"
+        }
         let noun = entity == .products ? "product type" : "scope"
-        return "unknown \(noun) '\(scope)' for \(entity.rawValue); valid scopes: \(validScopes.joined(separator: ", "))"
+        return "unknown \(noun) '\(scope)' for \(entity.rawValue); valid scopes: \(valid)"
     }
 }
 

@@ -71,7 +71,8 @@ public struct Country: CatalogueRecord, Hashable {
     }
 
     /// The countries entity: every stored field, the list (code, name, capital, continent,
-    /// population, area), the scopes (name, capital, any), looked up by code.
+    /// population, area; name, capital and population when narrow), the scopes (name and
+    /// aliases; capital, ordered by capital; any, for searching only), looked up by code.
     public static let entity = EntityDescriptor<Country>(
         entity: .countries, singular: "country", plural: "countries",
         fields: [
@@ -80,11 +81,11 @@ public struct Country: CatalogueRecord, Hashable {
             FieldDescriptor("numeric_code", label: "ISO numeric", \.numericCode),
             FieldDescriptor("name", label: "Name", \.name),
             FieldDescriptor("official_name", label: "Official name", \.officialName),
-            FieldDescriptor("capital", label: "Capital", \.capital),
+            FieldDescriptor("capital", label: "Capital", listWidth: 22, \.capital),
             FieldDescriptor("continent", label: "Continent", \.continent),
             FieldDescriptor("region", label: "Region", \.region),
             FieldDescriptor("subregion", label: "Subregion", \.subregion),
-            FieldDescriptor("population", label: "Population", format: .grouped, \.population),
+            FieldDescriptor("population", label: "Population", format: .grouped, listWidth: 13, \.population),
             FieldDescriptor("area_km2", label: "Area (km²)", format: .area, \.areaKm2),
             FieldDescriptor("currency_code", label: "Currency code", \.currencyCode),
             FieldDescriptor("currency_name", label: "Currency", \.currencyName),
@@ -97,8 +98,17 @@ public struct Country: CatalogueRecord, Hashable {
             FieldDescriptor("aliases", label: "Also known as") { .text(AliasTable.join($0.aliases)) },
         ],
         listFields: ["code", "name", "capital", "continent", "population", "area_km2"],
-        scopes: CountryScope.allCases.map { SearchScope(key: $0.rawValue, title: $0.title) },
-        lookup: .code(column: "code"))
+        compactListFields: ["name", "capital", "population"],
+        scopes: [
+            SearchScope(key: CountryScope.name.rawValue, title: CountryScope.name.title, matchedFields: ["name", "aliases"]),
+            SearchScope(
+                key: CountryScope.capital.rawValue, title: CountryScope.capital.title, matchedFields: ["capital"],
+                orderField: "capital"),
+            SearchScope(
+                key: CountryScope.any.rawValue, title: CountryScope.any.title, matchedFields: ["name", "aliases", "capital"],
+                isBrowsable: false),
+        ],
+        lookup: .code(column: "code", length: 2, example: "CO"))
 
     public static let schema = RecordSchema(
         table: "country",

@@ -17,29 +17,35 @@ public struct FieldDescriptor<R>: Sendable {
     public let format: FieldFormat
     /// Whether values are numbers (tables align them right).
     public let isNumeric: Bool
+    /// The cells a column of this field takes in a fixed-width list (the terminal UI); nil for
+    /// a column that takes the room the others leave.
+    public let listWidth: Int?
     /// The stored value of this field of `record`.
     public let value: @Sendable (R) -> DatabaseValue
 
     /// A field read through `path`.
     public init<Value: DatabaseValueConvertible & SendableMetatype>(
-        _ name: String, label: String, format: FieldFormat = .plain, _ path: KeyPath<R, Value> & Sendable
+        _ name: String, label: String, format: FieldFormat = .plain, listWidth: Int? = nil,
+        _ path: KeyPath<R, Value> & Sendable
     ) {
         self.name = name
         self.label = label
         self.format = format
         self.isNumeric = Value.self is any NumericFieldValue.Type
+        self.listWidth = listWidth
         self.value = { $0[keyPath: path].databaseValue }
     }
 
     /// A field whose stored value `value` computes.
     public init(
         _ name: String, label: String, format: FieldFormat = .plain, isNumeric: Bool = false,
-        value: @escaping @Sendable (R) -> DatabaseValue
+        listWidth: Int? = nil, value: @escaping @Sendable (R) -> DatabaseValue
     ) {
         self.name = name
         self.label = label
         self.format = format
         self.isNumeric = isNumeric
+        self.listWidth = listWidth
         self.value = value
     }
 

@@ -28,11 +28,12 @@ public struct Product: CatalogueRecord, Hashable {
         entity: .products, singular: "product", plural: "products",
         fields: [
             FieldDescriptor("name", label: "Name", \.name),
-            FieldDescriptor("type", label: "Type", \.type),
-            FieldDescriptor("year", label: "Year", \.year),
-            FieldDescriptor("price", label: "Price", format: .price, \.price),
+            FieldDescriptor("type", label: "Type", listWidth: 10, \.type),
+            FieldDescriptor("year", label: "Year", listWidth: 4, \.year),
+            FieldDescriptor("price", label: "Price", format: .price, listWidth: 10, \.price),
         ],
         listFields: ["id", "name", "type", "year", "price"],
+        compactListFields: ["name", "type", "year", "price"],
         scopes: [SearchScope(key: "all", title: "All")], typeScopeColumn: "type",
         lookup: .id)
 

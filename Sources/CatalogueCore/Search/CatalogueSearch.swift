@@ -7,7 +7,9 @@
 /// - countries: scope ``CountryScope/name`` matches the name or an alias (a country is listed
 ///   once, under its name), ``CountryScope/capital`` the capital, ``CountryScope/any`` either;
 /// - products: scope ``ProductScope/all`` or one type, compared case-insensitively;
-/// - the order is folded name, name, id (``MatchMode/words``: relevance first).
+/// - the order is folded name, name, id; in the capital scope folded capital, capital, id
+///   (``MatchMode/words``: relevance first);
+/// - the capital scope holds the countries that have a capital (empty text lists those).
 ///
 /// ```swift
 /// let request = CatalogueSearch.countries(matching: "bog", scope: .capital)
@@ -31,9 +33,9 @@ public enum CatalogueSearch {
         matching text: String, scope: CountryScope = .name, mode: MatchMode = .prefix
     ) -> FetchRequest<Country> {
         let text = normalizedText(text)
-        let order = FetchSortDescriptor.byName
+        let order = scope == .capital ? FetchSortDescriptor.by("capital") : FetchSortDescriptor.byName
         guard !text.isEmpty else {
-            return FetchRequest(predicate: .true, sortDescriptors: order)
+            return FetchRequest(predicate: scope == .capital ? .notEquals("capital", nil) : .true, sortDescriptors: order)
         }
         let cd = ComparisonOptions.caseAndDiacriticInsensitive
         switch mode {

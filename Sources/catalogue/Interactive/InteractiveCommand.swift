@@ -3,6 +3,8 @@ import CatalogueKit
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// `catalogue interactive`: the full-screen search-as-you-type view, with the sectioned browse
@@ -13,55 +15,69 @@ struct InteractiveCommand: ParsableCommand {
         abstract: "Browse and search in a full-screen terminal view, as you type.",
         discussion: """
             Browsing shows the records in sections by initial letter with an A–Z index at the \
-            right; searching shows the records whose name (or, in the Capital scope, capital) \
-            starts with the text, ignoring case and diacritics, with "N items found".
+            right (on a short terminal, "•" stands for letters left out) and the section of the \
+            top row pinned above it; searching shows the records that match the text as you \
+            type, ignoring case and diacritics, the matched part highlighted (a country found \
+            by another name shows it dimmed: "Côte d'Ivoire — Ivory Coast"), with "N items \
+            found". The scope bar shows how many records each scope has for the text.
 
-            Keys:
+            Keys (? or F1 shows them all on screen):
               /                   start a search (while browsing)
               typing              edit the search (Backspace; Ctrl-U clears; Ctrl-W a word)
               A–Z, #              jump to that section while browsing (or the next one);
                                   q quits, so Shift-Q jumps to Q
               ↑ ↓ PgUp PgDn       move the selection; Home and End go to the first and last
               Tab, Shift-Tab      next and previous scope: Name, Capital for countries;
-                                  All and each product type for products
+                                  All and each product type for products (the selected
+                                  record stays selected when the new scope has it)
+              Ctrl-T              match mode: prefix, contains, words, terms ("ipod 2007"
+                                  finds iPod touch in terms mode)
+              Ctrl-E              switch between countries and products
               Enter               details of the selected record; Esc or Enter closes them
               Esc                 end the search and return to the sections
+              ?, F1               help: every key (any key closes it; ? types while searching)
               Ctrl-C, Ctrl-D, F10 quit; q quits too while browsing
               Ctrl-Z, Ctrl-L      suspend; redraw
 
-            Quitting (by a key, or by SIGTERM or SIGHUP) saves the mode, search text, scope and \
-            selection of this database under $XDG_STATE_HOME/catalogue \
-            (~/.local/state/catalogue); the next launch with the same database restores them. \
-            Without --entity, the entity used last with the database is shown. The terminal is \
-            always restored, also after a crash. Needs a terminal on standard input and output \
-            (exit code 1 otherwise); NO_COLOR turns colours off.
+            Quitting (by a key, or by SIGTERM or SIGHUP) saves, for each entity shown, the mode, \
+            search text, match mode, scope and selection of this database under \
+            $XDG_STATE_HOME/catalogue (~/.local/state/catalogue); the next launch with the same \
+            database restores them, and the entity shown last. The terminal is always restored, \
+            also after a crash. Needs a terminal on standard input and output that understands \
+            escape sequences (exit code 1 otherwise, and with TERM=dumb); NO_COLOR turns \
+            colours and highlighting off.
 
             Examples:
               catalogue interactive
               catalogue interactive --entity products
-              catalogue interactive --db ./catalogue.sqlite
+              catalogue --db ./catalogue.sqlite interactive
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "What to show: countries or products (default: the last one used with this database, else countries).")
+    @Option(help: "What to show first: countries or products (default: the last one used with this database, else countries).")
     var entity: CatalogueEntity?
 
     func run() throws {
         guard Terminal.isInteractive else {
             throw TerminalError.notATerminal
         }
+        try Terminal.checkCapable()
         let catalogue = try global.openCatalogue()
         let store = catalogue.location == ":memory:" ? nil : InteractiveStateStore(databasePath: catalogue.location)
         let file = store?.load()
         let entity = self.entity ?? file?.lastEntity ?? .countries
-        let source = try InteractiveSources.source(for: entity, catalogue: catalogue)
-        let session = InteractiveSession(
-            terminal: Terminal(), source: source, colours: TerminalOutput.usesColour(STDOUT_FILENO))
-        let outcome = try session.run(restoring: file?.entities[entity.rawValue])
+        let session = try InteractiveSession(
+            terminal: Terminal(), sources: InteractiveSources(catalogue: catalogue), entity: entity,
+            colours: TerminalOutput.usesColour(STDOUT_FILENO))
+        var restored: [CatalogueEntity: SavedInteractiveState] = [:]
+        for (key, state) in file?.entities ?? [:] {
+            if let entity = CatalogueEntity(rawValue: key) { restored[entity] = state }
+        }
+        let outcome = try session.run(restoring: restored)
         if let store {
             do {
-                try store.save(session.state.saved, entity: entity)
+                try store.save(session.savedStates, lastEntity: session.state.entity)
             } catch {
                 standardError("catalogue: warning: the interactive state was not saved: \(error)")
             }

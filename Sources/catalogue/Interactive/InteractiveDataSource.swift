@@ -1,18 +1,22 @@
 import CatalogueKit
 
 /// Where the interactive mode's list comes from: the sectioned browse list of a scope (a
-/// ``SectionedResultsController`` over ``BrowseScope``'s request) or a search
-/// (``CatalogueSearch``, prefix mode), read a window at a time.
+/// ``SectionedResultsController`` over the entity's browse request) or a search (the entity's
+/// search request, in the chosen match mode), read a window at a time.
 protocol InteractiveDataSource: AnyObject {
     /// What is listed.
     var entity: CatalogueEntity { get }
     /// The scope bar's choices.
     var scopes: [ScopeChoice] { get }
 
-    /// Reads the list of `mode` for `text` and `scope`. Returns its layout and, when `id` is
-    /// given and in the list, that record's position.
-    func load(mode: InteractiveState.Mode, text: String, scope: ScopeChoice, locating id: Int64?) throws
+    /// Reads the list of `mode` for `text`, `match` and `scope`. Returns its layout and, when
+    /// `id` is given and in the list, that record's position.
+    func load(mode: InteractiveState.Mode, text: String, match: MatchMode, scope: ScopeChoice, locating id: Int64?) throws
         -> (layout: ListLayout, position: Int?)
+
+    /// How many records each scope (in ``scopes`` order) has for `mode`, `text` and `match`,
+    /// counted without loading them.
+    func scopeCounts(mode: InteractiveState.Mode, text: String, match: MatchMode) throws -> [Int]
 
     /// The rows at `positions` of the last loaded list, by position.
     func rows(_ positions: Range<Int>) throws -> [Int: ListRow]
@@ -21,11 +25,20 @@ protocol InteractiveDataSource: AnyObject {
     func detail(at position: Int, width: Int) throws -> DetailContent?
 }
 
-/// An ``InteractiveDataSource`` over one record type, configured per entity by
-/// ``RecordListConfiguration``.
-final class RecordListSource<R: Record>: InteractiveDataSource {
+extension InteractiveDataSource {
+    /// ``load(mode:text:match:scope:locating:)`` in prefix mode.
+    func load(mode: InteractiveState.Mode, text: String, scope: ScopeChoice, locating id: Int64?) throws
+        -> (layout: ListLayout, position: Int?) {
+        try load(mode: mode, text: text, match: .prefix, scope: scope, locating: id)
+    }
+}
+
+/// The ``InteractiveDataSource`` of one entity, written once for every entity: its scopes,
+/// requests, columns, cells and detail page come from its ``EntityDescriptor``.
+final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
     let catalogue: Catalogue
-    let configuration: RecordListConfiguration<R>
+    /// The scopes with a sectioned list, as the catalogue has them (product types included).
+    let searchScopes: [SearchScope]
     /// Records read at once while searching (and the first page's size).
     static var windowSize: Int { 100 }
 
@@ -37,23 +50,27 @@ final class RecordListSource<R: Record>: InteractiveDataSource {
     private var current: Current?
     private var controllers: [String: SectionedResultsController<R>] = [:]
     private var window: (start: Int, records: [R]) = (0, [])
-    private var scope = ScopeChoice(title: "", key: "")
+    private var scope: SearchScope
+    private var query = (mode: InteractiveState.Mode.browse, text: "", match: MatchMode.prefix)
+    private var counts: (key: String, token: ChangeToken, counts: [Int])?
 
-    init(catalogue: Catalogue, configuration: RecordListConfiguration<R>) {
+    init(catalogue: Catalogue) throws {
         self.catalogue = catalogue
-        self.configuration = configuration
+        searchScopes = try catalogue.scopes(of: R.self).filter(\.isBrowsable)
+        scope = searchScopes[0]
     }
 
-    var entity: CatalogueEntity { configuration.entity }
-    var scopes: [ScopeChoice] { configuration.scopes }
+    var entity: CatalogueEntity { R.entity.entity }
+    var scopes: [ScopeChoice] { searchScopes.map(ScopeChoice.init) }
 
-    func load(mode: InteractiveState.Mode, text: String, scope: ScopeChoice, locating id: Int64?) throws
+    func load(mode: InteractiveState.Mode, text: String, match: MatchMode, scope choice: ScopeChoice, locating id: Int64?) throws
         -> (layout: ListLayout, position: Int?) {
-        self.scope = scope
-        let columns = configuration.columns(scope)
+        scope = searchScope(choice)
+        query = (mode, CatalogueSearch.normalizedText(text), match)
+        let columns = Self.columns(for: scope).map { ListColumn(title: $0.label, width: $0.listWidth, alignRight: $0.isNumeric) }
         switch mode {
         case .search:
-            let request = configuration.searchRequest(text, scope)
+            let request = try R.searchRequest(matching: text, scope: scope.key, mode: match)
             let results = try catalogue.search(request, limit: Self.windowSize)
             current = .search(request, count: results.totalCount)
             window = (0, results.records)
@@ -61,12 +78,12 @@ final class RecordListSource<R: Record>: InteractiveDataSource {
             if let id {
                 position = results.records.firstIndex { $0.id == id }
                 if position == nil, results.totalCount > results.records.count {
-                    position = try catalogue.read { try $0.fetchIDs(request) }.firstIndex(of: id)
+                    position = try catalogue.fetchIDs(request).firstIndex(of: id)
                 }
             }
             return (ListLayout(count: results.totalCount, columns: columns, summary: results.summary), position)
         case .browse:
-            let controller = try controller(for: scope)
+            let controller = controller(for: scope)
             try controller.performFetch()
             let sections = controller.sections.map {
                 ListSection(title: $0.name, offset: $0.offset, count: $0.numberOfObjects)
@@ -80,24 +97,79 @@ final class RecordListSource<R: Record>: InteractiveDataSource {
             let count = controller.fetchedCount
             let layout = ListLayout(
                 count: count, sections: sections, indexTitles: controller.sectionIndexTitles, jumpTable: jumpTable,
-                columns: columns, summary: count == 0 ? "No items found" : configuration.noun(count))
+                columns: columns, summary: count == 0 ? ResultCountText.found(0) : R.entity.count(count))
             current = .browse(controller, layout)
             let position = id.flatMap { controller.indexPath(forID: $0) }.map { sections[$0.section].offset + $0.row }
             return (layout, position)
         }
     }
 
+    func scopeCounts(mode: InteractiveState.Mode, text: String, match: MatchMode) throws -> [Int] {
+        let key = "\(mode)\u{0}\(match)\u{0}\(mode == .search ? CatalogueSearch.normalizedText(text) : "")"
+        let token = try catalogue.engine.changeToken()
+        if let counts, counts.key == key, counts.token == token { return counts.counts }
+        let result = try catalogue.counts(of: searchScopes) { scope in
+            switch mode {
+            case .browse: R.entity.browseRequest(scope)
+            case .search: try R.searchRequest(matching: text, scope: scope.key, mode: match)
+            }
+        }
+        counts = (key, token, result)
+        return result
+    }
+
     func rows(_ positions: Range<Int>) throws -> [Int: ListRow] {
         var rows: [Int: ListRow] = [:]
         for position in positions {
             guard let record = try record(at: position) else { continue }
-            rows[position] = ListRow(id: record.id, cells: configuration.cells(record, scope))
+            rows[position] = ListRow(id: record.id, cells: cells(of: record))
         }
         return rows
     }
 
     func detail(at position: Int, width: Int) throws -> DetailContent? {
-        try record(at: position).map { try configuration.detail($0, width) }
+        guard let record = try record(at: position) else { return nil }
+        let page = try record.detailPage(in: catalogue)
+        return DetailContent(title: page.title, lines: page.bodyLines(width: width))
+    }
+
+    /// The list's fields for `scope`: the entity's compact list fields, the scope's order
+    /// field first when it is not the title (the capital scope lists capitals first).
+    static func columns(for scope: SearchScope) -> [FieldDescriptor<R>] {
+        let fields = R.entity.compactListFields
+        guard scope.orderField != R.entity.titleField.name,
+              let index = fields.firstIndex(where: { $0.name == scope.orderField })
+        else { return fields }
+        var ordered = fields
+        ordered.insert(ordered.remove(at: index), at: 0)
+        return ordered
+    }
+
+    /// The cells of `record`: each field's text ("—" for no text), with what the search
+    /// matched marked in the scope's fields, and the alias a record was found by after its
+    /// title when the title itself did not match.
+    func cells(of record: R) -> [ListCell] {
+        let searching = query.mode == .search && !query.text.isEmpty
+        return Self.columns(for: scope).map { field in
+            let text = field.text(of: record)
+            guard !text.isEmpty else { return ListCell(field.isNumeric ? "" : "—") }
+            guard searching, scope.matchedFields.contains(field.name) else { return ListCell(text) }
+            var cell = ListCell(highlighting: text, matching: query.text, mode: query.match)
+            if field.name == R.entity.titleField.name, !cell.hasMatch, let alias = matchedAlias(of: record) {
+                cell.appendNote(alias)
+            }
+            return cell
+        }
+    }
+
+    /// The first alias of `record` the search matched, when its scope searches aliases.
+    private func matchedAlias(of record: R) -> ListCell? {
+        guard let column = R.schema.aliases?.joinedColumn, scope.matchedFields.contains(column),
+              case .text(let joined)? = R.entity.field(named: column)?.value(record)
+        else { return nil }
+        return AliasTable.split(joined).lazy
+            .map { ListCell(highlighting: $0, matching: self.query.text, mode: self.query.match) }
+            .first { $0.hasMatch }
     }
 
     /// The record at `position` of the current list; nil outside it.
@@ -129,30 +201,18 @@ final class RecordListSource<R: Record>: InteractiveDataSource {
         }
     }
 
+    /// The search scope a scope bar choice stands for (the default when it is gone).
+    private func searchScope(_ choice: ScopeChoice) -> SearchScope {
+        searchScopes.first { $0.key == choice.key } ?? searchScopes[0]
+    }
+
     /// The browse controller of `scope`, made once per scope.
-    private func controller(for scope: ScopeChoice) throws -> SectionedResultsController<R> {
+    private func controller(for scope: SearchScope) -> SectionedResultsController<R> {
         if let controller = controllers[scope.key] { return controller }
-        var request = try configuration.browseRequest(scope)
+        var request = R.entity.browseRequest(scope)
         request.fetchBatchSize = 64
         let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: request)
         controllers[scope.key] = controller
         return controller
     }
-}
-
-/// What differs between the entities in the interactive mode: scopes, requests, columns,
-/// cells and the detail view.
-struct RecordListConfiguration<R: Record> {
-    var entity: CatalogueEntity
-    var scopes: [ScopeChoice]
-    /// The sectioned request of a scope (``BrowseScope``).
-    var browseRequest: (ScopeChoice) throws -> FetchRequest<R>
-    /// The search request for text in a scope (``CatalogueSearch``, prefix mode).
-    var searchRequest: (String, ScopeChoice) -> FetchRequest<R>
-    var columns: (ScopeChoice) -> [ListColumn]
-    var cells: (R, ScopeChoice) -> [String]
-    /// The detail view of a record for a width.
-    var detail: (R, Int) throws -> DetailContent
-    /// "250 countries".
-    var noun: (Int) -> String
 }

@@ -1,15 +1,20 @@
+import CatalogueKit
+
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The run loop of the interactive mode: reads keys and signals from the ``Terminal``, passes
-/// keys to ``InteractiveState/handle(_:)``, performs the effects (reloading the list from the
-/// ``InteractiveDataSource``, opening the detail view, quitting) and draws each new frame.
+/// keys to ``InteractiveState/handle(_:)``, performs the effects (reloading the list and the
+/// scope counts from the ``InteractiveDataSource``, opening the detail view, switching entity,
+/// quitting) and draws each new frame.
 ///
 /// ```swift
-/// let session = InteractiveSession(terminal: Terminal(), source: source, colours: true)
+/// let session = try InteractiveSession(terminal: Terminal(), sources: sources, entity: .countries, colours: true)
 /// let outcome = try session.run(restoring: saved)
-/// try store.save(session.state.saved, entity: session.state.entity)
+/// try store.save(session.savedStates, lastEntity: session.state.entity)
 /// ```
 final class InteractiveSession {
     /// How a session ended.
@@ -22,31 +27,38 @@ final class InteractiveSession {
     }
 
     let terminal: Terminal
-    let source: any InteractiveDataSource
+    let sources: InteractiveSources
     let colours: Bool
+    /// The list shown.
+    private(set) var source: any InteractiveDataSource
     /// The state, readable after ``run(restoring:)`` returns, for saving.
     private(set) var state: InteractiveState
+    /// The state of each entity shown before (or restored from the last session), by entity.
+    private var saved: [CatalogueEntity: SavedInteractiveState] = [:]
     private var rows: [Int: ListRow] = [:]
 
-    init(terminal: Terminal, source: any InteractiveDataSource, colours: Bool) {
+    init(terminal: Terminal, sources: InteractiveSources, entity: CatalogueEntity, colours: Bool) throws {
         self.terminal = terminal
-        self.source = source
+        self.sources = sources
         self.colours = colours
-        self.state = InteractiveState(entity: source.entity, scopes: source.scopes)
+        self.source = try sources.source(for: entity)
+        self.state = InteractiveState(entity: entity, scopes: source.scopes)
+    }
+
+    /// The state of every entity shown, the current one as it is now: what quitting saves.
+    var savedStates: [CatalogueEntity: SavedInteractiveState] {
+        saved.merging([state.entity: state.saved]) { $1 }
     }
 
     /// Runs until the user quits or a termination signal arrives. The terminal is restored
-    /// when this returns or throws.
-    func run(restoring saved: SavedInteractiveState?) throws -> Outcome {
+    /// when this returns or throws. `restoring` holds the states of the last session, by
+    /// entity: the current entity's is restored now, the others when switched to.
+    func run(restoring states: [CatalogueEntity: SavedInteractiveState] = [:]) throws -> Outcome {
         try terminal.enter()
         defer { terminal.leave() }
+        saved = states
         state.resize(terminal.size)
-        if let saved {
-            state.restore(saved)
-            try reload(locating: saved.selectedID, fallback: saved.selectedPosition)
-        } else {
-            try reload(locating: nil, fallback: 0)
-        }
+        try restore(states[state.entity])
         draw()
         while true {
             var needsDraw = false
@@ -68,6 +80,8 @@ final class InteractiveSession {
                     case .suspend:
                         try terminal.suspend()
                         state.resize(terminal.size)
+                    case .switchEntity:
+                        try switchEntity()
                     }
                     try readRows()
                     needsDraw = true
@@ -94,12 +108,35 @@ final class InteractiveSession {
         }
     }
 
-    /// Reads the list for the state's mode, text and scope, and selects the record `id` when
-    /// it is in the list, else position `fallback` (nil: the current position).
+    /// Loads the list of a restored state (nil: the start of the browse list).
+    private func restore(_ saved: SavedInteractiveState?) throws {
+        if let saved {
+            state.restore(saved)
+            try reload(locating: saved.selectedID, fallback: saved.selectedPosition)
+        } else {
+            try reload(locating: nil, fallback: 0)
+        }
+    }
+
+    /// Keeps the current entity's state and shows the next entity as it was left.
+    private func switchEntity() throws {
+        saved[state.entity] = state.saved
+        let entity = InteractiveRenderer.nextEntity(after: state.entity)
+        source = try sources.source(for: entity)
+        var next = InteractiveState(entity: entity, scopes: source.scopes)
+        next.size = state.size
+        state = next
+        try restore(saved[entity])
+    }
+
+    /// Reads the list for the state's mode, text, match mode and scope, and selects the record
+    /// `id` when it is in the list, else position `fallback` (nil: the current position while
+    /// browsing, the top result while searching). Counts every scope for the scope bar.
     private func reload(locating id: Int64?, fallback: Int?) throws {
         let (layout, position) = try source.load(
-            mode: state.mode, text: state.searchText, scope: state.scope, locating: id)
-        state.apply(layout, selecting: position ?? fallback)
+            mode: state.mode, text: state.searchText, match: state.matchMode, scope: state.scope, locating: id)
+        state.apply(layout, selecting: position ?? fallback ?? (state.isSearching ? 0 : nil))
+        state.scopeCounts = try source.scopeCounts(mode: state.mode, text: state.searchText, match: state.matchMode)
         try readRows()
     }
 

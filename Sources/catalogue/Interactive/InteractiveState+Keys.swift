@@ -1,3 +1,5 @@
+import CatalogueKit
+
 /// What the run loop does after a key changed the ``InteractiveState``.
 enum InteractiveEffect: Equatable, Sendable {
     /// Nothing changed.
@@ -13,17 +15,22 @@ enum InteractiveEffect: Equatable, Sendable {
     case quit
     /// Restore the terminal and stop the process (Ctrl-Z); redraw when continued.
     case suspend
+    /// Show the next entity (Ctrl-E), with its own saved state.
+    case switchEntity
 }
 
 extension InteractiveState {
     /// The keys, in one place (the help line and `--help` describe the same rules):
     ///
-    /// - everywhere: Ctrl-C or Ctrl-D quit, F10 quits, Ctrl-Z suspends, Ctrl-L redraws;
+    /// - everywhere: Ctrl-C or Ctrl-D quit, F10 quits, Ctrl-Z suspends, Ctrl-L redraws, F1
+    ///   opens the help overlay (any key closes it);
     /// - detail view: Esc, Enter, Backspace or q close it; ↑/↓/PgUp/PgDn scroll it;
     /// - lists: ↑/↓ move, PgUp/PgDn move a page, Home/End go to the first/last record,
-    ///   Tab/Shift-Tab cycle the scope, Enter opens the detail view;
+    ///   Tab/Shift-Tab cycle the scope (the selected record stays selected when it is in the
+    ///   new scope), Ctrl-T cycles the match mode, Ctrl-E switches entity, Enter opens the
+    ///   detail view;
     /// - browse: `/` starts a search, a letter (or `#`) jumps to its section (the nearest
-    ///   following when it has none), q quits;
+    ///   following when it has none), `?` opens the help overlay, q quits;
     /// - search: typing edits the text (Backspace, Ctrl-U clears, Ctrl-W deletes a word) and
     ///   the results follow every keystroke; Esc ends the search (clearing it) and returns to
     ///   browsing, on the record that was selected.
@@ -37,6 +44,14 @@ extension InteractiveState {
             return .render
         default:
             break
+        }
+        if showsHelp {
+            showsHelp = false
+            return .render
+        }
+        if key == .function(1) || (key == .character("?") && !isSearching && detail == nil) {
+            showsHelp = true
+            return .render
         }
         if detail != nil {
             return handleDetail(key)
@@ -81,6 +96,8 @@ extension InteractiveState {
         case .end: return move(by: list.count - 1 - selection)
         case .tab: return cycleScope(by: 1)
         case .shiftTab: return cycleScope(by: -1)
+        case .control("t"): return cycleMatchMode()
+        case .control("e"): return .switchEntity
         case .enter: return list.count > 0 ? .openDetail : InteractiveEffect.none
         default: return nil
         }
@@ -96,8 +113,18 @@ extension InteractiveState {
     private mutating func cycleScope(by delta: Int) -> InteractiveEffect {
         guard scopes.count > 1 else { return .none }
         scopeIndex = (scopeIndex + delta + scopes.count) % scopes.count
-        // A new scope is a new search (top result first); browsing keeps the record in view.
-        return .reload(keepSelection: !isSearching)
+        // The selected record stays selected when the new scope has it (else: the top result
+        // while searching, the same position while browsing).
+        return .reload(keepSelection: true)
+    }
+
+    /// prefix → contains → words → terms → prefix. A search reloads (keeping the selected
+    /// record when it is still found); browsing only shows the mode for the next search.
+    private mutating func cycleMatchMode() -> InteractiveEffect {
+        let modes = MatchMode.allCases
+        let index = modes.firstIndex(of: matchMode) ?? 0
+        matchMode = modes[(index + 1) % modes.count]
+        return isSearching ? .reload(keepSelection: true) : .render
     }
 
     private mutating func handleSearchKey(_ key: Key) -> InteractiveEffect {

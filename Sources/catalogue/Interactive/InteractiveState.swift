@@ -1,13 +1,13 @@
 import CatalogueKit
 
-/// Everything the interactive screen shows, as a value: the mode, the search text, the scope,
-/// the list's shape, the selection and the scroll position. Keys change it through
+/// Everything the interactive screen shows, as a value: the mode, the search text, the match
+/// mode, the scope and its counts, the list's shape, the selection and the scroll position. Keys change it through
 /// ``handle(_:)``, which returns the ``InteractiveEffect`` the run loop performs (reload the
 /// list, open the detail view, quit). No terminal and no database here, so it is unit-tested
 /// directly.
 ///
 /// ```swift
-/// var state = InteractiveState(entity: .countries, scopes: ScopeChoice.countryScopes)
+/// var state = InteractiveState(entity: .countries, scopes: source.scopes)
 /// state.handle(.character("/"))  // .reload(keepSelection: false), mode == .search
 /// state.handle(.character("c"))  // .reload(keepSelection: false), searchText == "c"
 /// ```
@@ -25,6 +25,13 @@ struct InteractiveState: Equatable, Sendable {
     var mode = Mode.browse
     /// The search field's text (kept while browsing, for the next search and for saving).
     var searchText = ""
+    /// How the search text matches (Ctrl-T cycles it).
+    var matchMode = MatchMode.prefix
+    /// How many records each scope has for the current text, in ``scopes`` order; nil until
+    /// counted.
+    var scopeCounts: [Int]?
+    /// Whether the help overlay (every key) is open.
+    var showsHelp = false
     /// The list's shape, set by the run loop after each reload.
     var list = ListLayout.empty
     /// Position of the selected record among ``ListLayout/count``.
@@ -92,18 +99,17 @@ struct InteractiveState: Equatable, Sendable {
         scrollSelectionIntoView()
     }
 
-    /// Scrolls so the selected row is on screen; the first row of a section brings its header.
+    /// Scrolls so the selected row is on screen. In a sectioned list the top line is always a
+    /// section header (the pinned header of the first row shown, or a real one), so the
+    /// selected row stays at least one line below it.
     mutating func scrollSelectionIntoView() {
         guard list.count > 0 else {
             scrollTop = 0
             return
         }
         let line = list.displayLine(ofRecord: selection)
-        var top = line
-        if list.isSectioned {
-            let section = list.section(containing: selection)
-            if list.sections[section].offset == selection { top = list.headerLine(ofSection: section) }
-        }
+        // The line above a record is its section's header or a record of the same section.
+        let top = list.isSectioned ? line - 1 : line
         if top < scrollTop {
             scrollTop = top
         } else if line >= scrollTop + listHeight {
@@ -146,14 +152,14 @@ struct ScopeChoice: Equatable, Sendable {
     var title: String
     var key: String
 
-    /// Countries by name (and aliases), or by capital.
-    static let countryScopes = [ScopeChoice(title: "Name", key: "name"), ScopeChoice(title: "Capital", key: "capital")]
+    init(title: String, key: String) {
+        self.title = title
+        self.key = key
+    }
 
-    /// Every product, then one choice per type ("Device" for "device").
-    static func productScopes(types: [String]) -> [ScopeChoice] {
-        [ScopeChoice(title: "All", key: "all")] + types.map { type in
-            ScopeChoice(title: type.prefix(1).uppercased() + type.dropFirst(), key: type)
-        }
+    /// The choice of a search scope.
+    init(_ scope: SearchScope) {
+        self.init(title: scope.title, key: scope.key)
     }
 }
 

@@ -3,6 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Saves and loads the interactive mode's state of one database, as JSON under the XDG state
@@ -57,9 +59,17 @@ struct InteractiveStateStore: Sendable {
     /// Saves `state` as the state of `entity` (and `entity` as the last one used), keeping the
     /// other entity's state.
     func save(_ state: SavedInteractiveState, entity: CatalogueEntity) throws {
-        var file = load() ?? File(database: databasePath, lastEntity: entity, entities: [:])
-        file.lastEntity = entity
-        file.entities[entity.rawValue] = state
+        try save([entity: state], lastEntity: entity)
+    }
+
+    /// Saves `states` (by entity) and `lastEntity` as the one used last, keeping the states of
+    /// the entities not in `states`.
+    func save(_ states: [CatalogueEntity: SavedInteractiveState], lastEntity: CatalogueEntity) throws {
+        var file = load() ?? File(database: databasePath, lastEntity: lastEntity, entities: [:])
+        file.lastEntity = lastEntity
+        for (entity, state) in states {
+            file.entities[entity.rawValue] = state
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try FileManager.default.createDirectory(

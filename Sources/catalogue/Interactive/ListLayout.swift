@@ -127,8 +127,23 @@ struct ListColumn: Equatable, Sendable {
     }
 }
 
-/// The text of one record's row, one string per column.
+/// The text of one record's row, one cell per column.
 struct ListRow: Equatable, Sendable {
     var id: Int64?
-    var cells: [String]
+    var cells: [ListCell]
+
+    init(id: Int64?, cells: [ListCell]) {
+        self.id = id
+        self.cells = cells
+    }
+
+    /// A row of plain cells.
+    init(id: Int64?, cells: [String]) {
+        self.init(id: id, cells: cells.map(ListCell.init))
+    }
+
+    /// The text of each cell.
+    var texts: [String] {
+        cells.map(\.text)
+    }
 }

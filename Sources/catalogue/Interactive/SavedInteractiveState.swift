@@ -1,14 +1,17 @@
 import CatalogueKit
 
-/// What the interactive mode restores on the next launch with the same database and entity:
-/// whether search was active, its text, the scope and the selected record.
+/// What the interactive mode restores on the next launch with the same database and entity
+/// (and when switching back to the entity in a session): whether search was active, its text,
+/// the match mode, the scope and the selected record.
 ///
 /// ```json
-/// {"searchActive":true,"searchText":"co","scope":"name","selectedID":48,"selectedPosition":0}
+/// {"matchMode":"prefix","searchActive":true,"searchText":"co","scope":"name","selectedID":48,"selectedPosition":0}
 /// ```
 struct SavedInteractiveState: Codable, Equatable, Sendable {
     var searchActive: Bool
     var searchText: String
+    /// The match mode; nil in files written before it was saved (prefix).
+    var matchMode: MatchMode?
     /// The scope's key ("name", "capital", "all", a product type).
     var scope: String
     /// The selected record's id; nil when the list was empty.
@@ -21,7 +24,7 @@ extension InteractiveState {
     /// The part of this state that is saved.
     var saved: SavedInteractiveState {
         SavedInteractiveState(
-            searchActive: isSearching, searchText: searchText, scope: scope.key,
+            searchActive: isSearching, searchText: searchText, matchMode: matchMode, scope: scope.key,
             selectedID: list.count > 0 ? selectedID : nil, selectedPosition: selection)
     }
 
@@ -30,6 +33,7 @@ extension InteractiveState {
     mutating func restore(_ saved: SavedInteractiveState) {
         mode = saved.searchActive ? .search : .browse
         searchText = saved.searchText
+        matchMode = saved.matchMode ?? .prefix
         scopeIndex = scopes.firstIndex { $0.key == saved.scope } ?? 0
         selectedID = saved.selectedID
         selection = max(0, saved.selectedPosition)

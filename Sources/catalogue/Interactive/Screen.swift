@@ -113,8 +113,17 @@ enum SpanStyle: Equatable, Sendable {
     case currentIndex
     /// The status bar.
     case status
+    /// What the search text matched.
+    case match
+    /// What the search text matched, in the selected row.
+    case selectedMatch
+    /// A note after a value (the alias a country was found by).
+    case note
+    /// A note in the selected row.
+    case selectedNote
 
-    /// The SGR attributes ("1;36"), empty for none. Without colours: bold and reverse only.
+    /// The SGR attributes ("1;36"), empty for none. Without colours (`NO_COLOR`): bold and
+    /// reverse only, and matches and notes plain.
     func sgr(colours: Bool) -> String {
         switch self {
         case .plain: ""
@@ -127,6 +136,10 @@ enum SpanStyle: Equatable, Sendable {
         case .index: colours ? "36" : ""
         case .currentIndex: "1;7"
         case .status: colours ? "7;34" : "7"
+        case .match: colours ? "1;33" : ""
+        case .selectedMatch: colours ? "1;7;33" : "7"
+        case .note: colours ? "2" : ""
+        case .selectedNote: colours ? "2;7" : "7"
         }
     }
 }

@@ -1,5 +1,9 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The controlling terminal in full-screen mode: raw input (termios: no echo, no line
@@ -42,6 +46,15 @@ final class Terminal {
     /// Whether standard input and output are both terminals.
     static var isInteractive: Bool {
         isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    }
+
+    /// Refuses a terminal that does not understand escape sequences: `TERM` unset, empty or
+    /// `dumb` (an editor's shell buffer, a serial console), where the screen would be garbage.
+    static func checkCapable(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let term = environment["TERM"] ?? ""
+        if term.isEmpty || term == "dumb" {
+            throw TerminalError.notCapable(term: term)
+        }
     }
 
     /// Saves the settings, installs the signal handlers, switches to raw mode and the
@@ -114,11 +127,10 @@ final class Terminal {
 
     /// The terminal's size; 80×24 when it cannot be read.
     var size: ScreenSize {
-        var size = winsize()
-        guard ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else {
+        guard let size = Platform.windowSize(of: output), size.rows > 0, size.columns > 0 else {
             return ScreenSize(rows: 24, columns: 80)
         }
-        return ScreenSize(rows: Int(size.ws_row), columns: Int(size.ws_col))
+        return ScreenSize(rows: size.rows, columns: size.columns)
     }
 
     /// Writes `text` to the terminal.
@@ -131,7 +143,7 @@ final class Terminal {
         guard var address = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
-            let written = Glibc.write(output, address, remaining)
+            let written = Platform.write(output, address, remaining)
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 return
@@ -178,12 +190,17 @@ final class Terminal {
 enum TerminalError: Error, CustomStringConvertible {
     /// Standard input or output is not a terminal.
     case notATerminal
+    /// The terminal does not understand escape sequences (`TERM`, possibly empty).
+    case notCapable(term: String)
     /// A system call failed with this errno.
     case system(String, Int32)
 
     var description: String {
         switch self {
         case .notATerminal: "interactive mode needs a terminal"
+        case .notCapable(let term):
+            "interactive mode needs a terminal that understands escape sequences, and TERM is "
+                + (term.isEmpty ? "not set" : "'\(term)'") + "; use catalogue search or catalogue browse"
         case .system(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
         }
     }

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Signal handling while the terminal is in raw mode on the alternate screen.
@@ -45,7 +47,7 @@ enum TerminalSignals {
         installAlternateStack()
         var registration = Registration(pipe: descriptors[0], pipeWrite: descriptors[1], previous: [])
         for signal in crashSignals {
-            registration.previous.append((signal, setHandler(crashHandler, for: signal, flags: SA_ONSTACK | Int32(bitPattern: UInt32(SA_RESETHAND)))))
+            registration.previous.append((signal, setHandler(crashHandler, for: signal, flags: SA_ONSTACK | Platform.resetHandlerFlag)))
         }
         for signal in forwardedSignals {
             registration.previous.append((signal, setHandler(forwardHandler, for: signal, flags: Int32(SA_RESTART))))
@@ -95,20 +97,17 @@ enum TerminalSignals {
     /// Dies of `signal` with its default action (after the terminal was restored and the state
     /// saved); exits with 128 + signal if that did not end the process.
     static func raiseDefault(_ signal: Int32) -> Never {
-        Glibc.signal(signal, SIG_DFL)
+        Platform.restoreDefaultAction(of: signal)
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, signal)
         sigprocmask(SIG_UNBLOCK, &set, nil)
         raise(signal)
-        exit(128 + signal)
+        Platform.exit(128 + signal)
     }
 
     private static func setHandler(_ handler: @convention(c) (Int32) -> Void, for signal: Int32, flags: Int32) -> sigaction {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = handler
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = flags
+        var action = Platform.signalAction(handler, flags: flags)
         var previous = sigaction()
         sigaction(signal, &action, &previous)
         return previous
@@ -119,7 +118,7 @@ enum TerminalSignals {
         guard sigaltstack(nil, &current) == 0, current.ss_flags & Int32(SS_DISABLE) != 0 else { return }
         let size = 64 * 1024
         guard let memory = malloc(size) else { return }
-        var stack = stack_t(ss_sp: memory, ss_flags: 0, ss_size: size)
+        var stack = Platform.signalStack(memory, size: size)
         if sigaltstack(&stack, nil) == 0 {
             // Kept for the life of the process (the kernel uses it; LeakSanitizer sees it here).
             signalContext.pointee.alternateStack = memory
@@ -160,7 +159,7 @@ private let crashHandler: @convention(c) (Int32) -> Void = { number in
         context.pointee.terminalActive = 0
     }
     // SA_RESETHAND put back the default action; raise again in case it was not.
-    signal(number, SIG_DFL)
+    Platform.restoreDefaultAction(of: number)
     raise(number)
 }
 

@@ -27,8 +27,8 @@ struct InteractiveDataSourceTests {
         let x = try #require(layout.jumpTable["X"])
         #expect(layout.sections[x].title == "Y")
         let rows = try source.rows(0..<3)
-        #expect(rows[0]?.cells.first == "Afghanistan")
-        #expect(rows[1]?.cells.first == "Åland Islands")
+        #expect(rows[0]?.texts.first == "Afghanistan")
+        #expect(rows[1]?.texts.first == "Åland Islands")
     }
 
     @Test("Searching is prefix, case and diacritic insensitive, with the library's summary")
@@ -39,12 +39,19 @@ struct InteractiveDataSourceTests {
         #expect(layout.count == expected.totalCount)
         #expect(layout.summary == expected.summary)
         #expect(layout.sections.isEmpty && layout.indexTitles.isEmpty)
-        let names = try source.rows(0..<layout.count).sorted { $0.key < $1.key }.map { $0.value.cells[0] }
-        #expect(names == expected.records.map(\.name))
+        let cells = try source.rows(0..<layout.count).sorted { $0.key < $1.key }.map { $0.value.cells[0] }
+        // Each name, with the alias it was found by after it when the name itself does not match.
+        #expect(cells.map { $0.segments.prefix { $0.emphasis != .note }.map(\.text).joined() } == expected.records.map(\.name))
+        let bahamas = try #require(cells.first { $0.text.hasPrefix("Bahamas") })
+        #expect(bahamas.text == "Bahamas — Commonwealth of the Bahamas")
+        #expect(bahamas.segments.contains(ListCell.Segment("Co", .match)))
+        #expect(bahamas.segments.contains(ListCell.Segment(" — ", .note)))
+        let colombia = try #require(cells.first { $0.text == "Colombia" })
+        #expect(colombia.segments == [ListCell.Segment("Co", .match), ListCell.Segment("lombia", .plain)])
 
         let capital = try source.load(mode: .search, text: "BOGOTA", scope: ScopeChoice.countryScopes[1], locating: nil)
         #expect(capital.layout.summary == "1 item found")
-        #expect(try source.rows(0..<1)[0]?.cells == ["Bogotá", "Colombia", "49,648,685"])
+        #expect(try source.rows(0..<1)[0]?.texts == ["Bogotá", "Colombia", "49,648,685"])
 
         let none = try source.load(mode: .search, text: "bog", scope: ScopeChoice.countryScopes[0], locating: nil)
         #expect(none.layout.summary == "No items found")
@@ -60,7 +67,7 @@ struct InteractiveDataSourceTests {
         let position = try #require(browse.position)
         let section = browse.layout.section(containing: position)
         #expect(browse.layout.sections[section].title == "B")  // Bogotá, by capital
-        #expect(try source.rows(position..<(position + 1))[position]?.cells.first == "Bogotá")
+        #expect(try source.rows(position..<(position + 1))[position]?.texts.first == "Bogotá")
 
         // Beyond the first window of a search.
         let all = try source.load(mode: .search, text: "", scope: ScopeChoice.countryScopes[0], locating: nil)
@@ -77,10 +84,47 @@ struct InteractiveDataSourceTests {
         let device = try #require(source.scopes.first { $0.key == "device" })
         let (layout, _) = try source.load(mode: .browse, text: "", scope: device, locating: nil)
         let rows = try source.rows(0..<layout.count)
-        #expect(!rows.isEmpty && rows.values.allSatisfy { $0.cells[1] == "device" })
+        #expect(!rows.isEmpty && rows.values.allSatisfy { $0.texts[1] == "device" })
         let search = try source.load(mode: .search, text: "ipa", scope: device, locating: nil)
         #expect(search.layout.summary == "2 items found")
-        #expect(try source.rows(0..<2).values.map { $0.cells[0] }.sorted() == ["iPad", "iPad mini"])
+        #expect(try source.rows(0..<2).values.map { $0.texts[0] }.sorted() == ["iPad", "iPad mini"])
+    }
+
+    @Test("Scope counts: one per scope, counted for the text and match mode; browse counts the sectioned lists")
+    func scopeCounts() throws {
+        let source = try InteractiveSources.source(for: .countries, catalogue: Self.catalogue)
+        let search = try source.scopeCounts(mode: .search, text: "co", match: .prefix)
+        #expect(search == [
+            try Self.catalogue.fetchCount(CatalogueSearch.countries(matching: "co", scope: .name)),
+            try Self.catalogue.fetchCount(CatalogueSearch.countries(matching: "co", scope: .capital)),
+        ])
+        #expect(search == [15, 4])
+        let browse = try source.scopeCounts(mode: .browse, text: "co", match: .prefix)
+        #expect(browse[0] == (try Self.catalogue.fetchCount(FetchRequest<Country>())))
+        #expect(browse[1] < browse[0])
+        let products = try InteractiveSources.source(for: .products, catalogue: Self.catalogue)
+        let terms = try products.scopeCounts(mode: .search, text: "ipod 2007", match: .terms)
+        #expect(terms.count == products.scopes.count)
+        #expect(terms[0] == 1)
+        #expect(terms[products.scopes.firstIndex { $0.key == "device" }!] == 1)
+        #expect(terms.reduce(0, +) == 2)
+    }
+
+    @Test("Match modes: terms finds ipod 2007; the capital scope lists capitals first, by capital")
+    func matchModesAndColumns() throws {
+        let products = try InteractiveSources.source(for: .products, catalogue: Self.catalogue)
+        let none = try products.load(mode: .search, text: "ipod 2007", match: .prefix, scope: products.scopes[0], locating: nil)
+        #expect(none.layout.count == 0)
+        let terms = try products.load(mode: .search, text: "ipod 2007", match: .terms, scope: products.scopes[0], locating: nil)
+        #expect(terms.layout.count == 1)
+        let row = try #require(try products.rows(0..<1)[0])
+        #expect(row.texts.first == "iPod touch")
+        #expect(row.cells[0].segments.first == ListCell.Segment("iPod", .match))
+        let countries = try InteractiveSources.source(for: .countries, catalogue: Self.catalogue)
+        let capital = try countries.load(mode: .search, text: "co", match: .prefix, scope: countries.scopes[1], locating: nil)
+        #expect(capital.layout.columns.map(\.title) == ["Capital", "Name", "Population"])
+        let capitals = try countries.rows(0..<capital.layout.count).sorted { $0.key < $1.key }.map { $0.value.texts[0] }
+        #expect(capitals == ["Cockburn Town", "Colombo", "Conakry", "Copenhagen"])
     }
 
     @Test("Detail views: the show command's facts, title apart")
@@ -88,7 +132,7 @@ struct InteractiveDataSourceTests {
         let source = try InteractiveSources.source(for: .countries, catalogue: Self.catalogue)
         _ = try source.load(mode: .search, text: "colombia", scope: ScopeChoice.countryScopes[0], locating: nil)
         let detail = try #require(try source.detail(at: 0, width: 78))
-        #expect(detail.title == "Colombia")
+        #expect(detail.title == "Colombia  🇨🇴")
         #expect(detail.lines.first == "Republic of Colombia")
         let text = detail.lines.joined(separator: "\n")
         for fact in ["Capital", "Bogotá", "South America", "Population", "49,648,685", "Area", "Currency", "Languages"] {
@@ -102,6 +146,5 @@ struct InteractiveDataSourceTests {
         #expect(product.title == "iPad mini")
         #expect(product.lines.first?.hasPrefix("ID ") == true)
         #expect(product.lines.joined().contains("659.00"))
-        #expect(InteractiveSources.bodyLines("Title\n\nA  1\n\nB  2") == ["A  1", "", "B  2"])
     }
 }

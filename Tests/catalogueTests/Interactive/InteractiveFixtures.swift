@@ -1,4 +1,15 @@
+import CatalogueKit
 @testable import catalogue
+
+extension ScopeChoice {
+    /// The countries' sectioned scopes: by name (and aliases), or by capital.
+    static let countryScopes = Country.entity.scopes.filter(\.isBrowsable).map(ScopeChoice.init)
+
+    /// Every product, then one choice per type ("Device" for "device").
+    static func productScopes(types: [String]) -> [ScopeChoice] {
+        Product.entity.scopes.map(ScopeChoice.init) + types.map { ScopeChoice(Product.entity.typeScope($0)) }
+    }
+}
 
 /// Layouts and states for the interactive mode's unit tests, without a database.
 enum InteractiveFixtures {

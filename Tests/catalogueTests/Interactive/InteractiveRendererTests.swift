@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import catalogue
 
@@ -20,8 +21,9 @@ struct InteractiveRendererTests {
         let screen = InteractiveRenderer.render(state, rows: InteractiveFixtures.rows(for: state, names: ["Colombia", "Comoros", "Côte d'Ivoire"]))
         let lines = screen.plainLines
         expectFits(lines, state.size)
-        #expect(lines[0] == " Search countries: co")
-        #expect(lines[1].hasPrefix(" Scope: [Name]  Capital"))
+        #expect(lines[0].hasPrefix(" Search countries: co "))
+        #expect(lines[0].hasSuffix(" match: prefix "))
+        #expect(lines[1].hasPrefix(" Scope: [Name] · Capital"))
         #expect(lines[2].hasPrefix("  Name "))
         #expect(lines[3].hasPrefix("> Colombia "))
         #expect(lines[4].hasPrefix("  Comoros "))
@@ -29,16 +31,18 @@ struct InteractiveRendererTests {
         #expect(lines[22].hasPrefix(" 3 items found"))
         #expect(lines[22].hasSuffix("1 of 3 "))
         #expect(lines[23].contains("Esc browse") && lines[23].contains("^C quit"))
+        #expect(lines[23].contains("^T match prefix") && lines[23].contains("^E products"))
         // The cursor sits after the text in the field.
         #expect(screen.cursor?.row == 0)
         #expect(screen.cursor?.column == DisplayWidth.of(" Search countries: co"))
     }
 
-    @Test("No results: 'No items found'")
+    @Test("No results: 'No items found' once, in the list; the status line leaves it out")
     func noResults() {
         let lines = render(InteractiveFixtures.searchingState(text: "bog", count: 0))
         #expect(lines[3].hasPrefix("  No items found"))
-        #expect(lines[22].hasPrefix(" No items found"))
+        #expect(lines.filter { $0.contains("No items found") }.count == 1)
+        #expect(lines[22].trimmingCharacters(in: .whitespaces).isEmpty)
     }
 
     @Test("Browse view: section headers and the index column at the right edge")
@@ -48,7 +52,7 @@ struct InteractiveRendererTests {
         let lines = screen.plainLines
         expectFits(lines, state.size)
         #expect(screen.cursor == nil)
-        #expect(lines[0] == " Search countries: press / to search")
+        #expect(lines[0].hasPrefix(" Search countries: press / to search "))
         #expect(lines[3].hasPrefix(" A "))
         #expect(lines[4].hasPrefix("> Country 0 "))
         #expect(lines[20].hasPrefix(" B "))
@@ -61,7 +65,7 @@ struct InteractiveRendererTests {
         #expect(lines[9].hasSuffix("  "))
     }
 
-    @Test("Too many titles for the lines: sampled evenly, keeping first, last and the current one")
+    @Test("Too many titles for the lines: titles spread evenly with • for skipped letters, first, last and current kept")
     func sampledIndex() {
         let letters = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { (String(UnicodeScalar($0)), 3) }
         var state = InteractiveState(entity: .countries, scopes: ScopeChoice.countryScopes)
@@ -70,13 +74,111 @@ struct InteractiveRendererTests {
         for section in [0, 2, 13, 24, 25] {
             state.jump(toSection: section)
             let spans = InteractiveRenderer.indexColumn(state)
-            let titles = spans.map(\.text)
-            #expect(titles.count == 10)
-            #expect(titles.first == "A" && titles.last == "Z")
-            #expect(titles == titles.sorted(), "\(titles)")
+            let entries = spans.map(\.text).filter { $0 != " " }
+            #expect(spans.count == 10)
+            #expect(entries.count <= 10 && entries.count >= 8, "\(entries)")
+            #expect(entries.first == "A" && entries.last == "Z", "\(entries)")
+            let titles = entries.filter { $0 != "•" }
+            #expect(titles == titles.sorted(), "\(entries)")
+            // A bullet stands exactly where letters were skipped, between two titles.
+            for (index, entry) in entries.enumerated() {
+                if entry == "•" {
+                    let before = letters.firstIndex { $0.0 == entries[index - 1] }!
+                    let after = letters.firstIndex { $0.0 == entries[index + 1] }!
+                    #expect(after - before > 1, "\(entries)")
+                } else if index + 1 < entries.count, entries[index + 1] != "•" {
+                    let here = letters.firstIndex { $0.0 == entry }!
+                    let next = letters.firstIndex { $0.0 == entries[index + 1] }!
+                    #expect(next == here + 1, "adjacent titles without a bullet skip nothing: \(entries)")
+                }
+            }
+            #expect(entries.contains("•"))
             let current = letters[section].0
-            #expect(spans.contains { $0.text == current && $0.style == .currentIndex }, "\(current) in \(titles)")
+            #expect(spans.contains { $0.text == current && $0.style == .currentIndex }, "\(current) in \(entries)")
         }
+    }
+
+    @Test("The first list line is the pinned header of the first row shown")
+    func pinnedHeader() {
+        var state = InteractiveFixtures.browsingState()
+        // At the end of section B (rows 16…35), the B header scrolled away: the top line
+        // shows "B" in place of the first row shown (row 17).
+        state.select(35)
+        let lines = render(state)
+        #expect(state.scrollTop == state.list.displayLine(ofRecord: 17))
+        #expect(lines[3].hasPrefix(" B "), "\(lines[3])")
+        #expect(!lines.contains { $0.hasPrefix("  Country 17 ") })
+        #expect(lines[4].hasPrefix("  Country 18 "))
+        #expect(lines.contains { $0.hasPrefix("> Country 35 ") })
+        // Scrolling up row by row keeps a header on top and the selection below it.
+        for position in stride(from: 30, through: 0, by: -1) {
+            state.select(position)
+            let lines = render(state)
+            #expect(lines[3].hasPrefix(" A ") || lines[3].hasPrefix(" B "), "\(position): \(lines[3])")
+            #expect(!lines[3].hasPrefix(">"), "\(position)")
+        }
+    }
+
+    @Test("Matches are highlighted, alias notes dimmed; both plain without colours")
+    func highlighting() {
+        var state = InteractiveFixtures.searchingState(text: "ivo", count: 2)
+        state.selection = 1
+        var cote = ListCell(highlighting: "Côte d'Ivoire", matching: "ivo", mode: .contains)
+        #expect(cote.hasMatch)
+        var ivory = ListCell(highlighting: "Côte d'Ivoire", matching: "ivory", mode: .prefix)
+        #expect(!ivory.hasMatch)
+        ivory.appendNote(ListCell(highlighting: "Ivory Coast", matching: "ivory", mode: .prefix))
+        cote.appendNote(ListCell("x"))
+        let rows = [0: ListRow(id: 1, cells: [ivory, ListCell("Yamoussoukro")]), 1: ListRow(id: 2, cells: [cote, ListCell("—")])]
+        let screen = InteractiveRenderer.render(state, rows: rows)
+        #expect(screen.plainLines[3].hasPrefix("  Côte d'Ivoire — Ivory Coast "))
+        let first = screen.lines[3].spans
+        #expect(first.contains { $0.text == "Ivory" && $0.style == .match })
+        #expect(first.contains { $0.text == " Coast" && $0.style == .note })
+        #expect(first.contains { $0.text == " — " && $0.style == .note })
+        let selected = screen.lines[4].spans
+        #expect(selected.contains { $0.text == "Ivo" && $0.style == .selectedMatch })
+        #expect(selected.allSatisfy { [.selected, .selectedMatch, .selectedNote].contains($0.style) })
+        // The frame: bold yellow matches with colours; without colours, nothing marks them.
+        let coloured = screen.ansiFrame(colours: true, columns: 80)
+        #expect(coloured.contains("\u{1B}[1;33mIvory\u{1B}[0m"))
+        let plain = screen.ansiFrame(colours: false, columns: 80)
+        #expect(plain.contains("Côte d'Ivoire — Ivory Coast"))
+        #expect(!plain.contains("\u{1B}[1;33m") && !plain.contains("\u{1B}[2m"))
+    }
+
+    @Test("The scope bar shows each scope's count, grouped")
+    func scopeCounts() {
+        var state = InteractiveFixtures.searchingState(text: "co", count: 15)
+        state.scopeCounts = [15, 4]
+        #expect(InteractiveRenderer.scopeBar(state).text == " Scope: [Name 15] · Capital 4")
+        state.scopeCounts = [1_234_567, 0]
+        #expect(InteractiveRenderer.scopeBar(state).text == " Scope: [Name 1,234,567] · Capital 0")
+        state.scopeCounts = [1]  // stale (another entity's): not shown
+        #expect(InteractiveRenderer.scopeBar(state).text == " Scope: [Name] · Capital")
+    }
+
+    @Test("The help overlay lists every key and closes on any key")
+    func helpOverlay() {
+        var state = InteractiveFixtures.browsingState()
+        #expect(state.handle(.character("?")) == .render)
+        #expect(state.showsHelp)
+        let lines = render(state)
+        expectFits(lines, state.size)
+        #expect(lines[0] == " Keys")
+        for key in ["/", "Tab, Shift-Tab", "^T", "^E", "Enter", "Esc", "?, F1", "^C, ^D, F10", "q"] {
+            #expect(lines.contains { $0.hasPrefix(" " + key + " ") }, "\(key)")
+        }
+        #expect(lines[23].contains("any key"))
+        #expect(state.handle(.down) == .render)
+        #expect(!state.showsHelp)
+        #expect(state.selection == 0)
+        // While searching, ? is typed; F1 opens the help.
+        var search = InteractiveFixtures.searchingState(text: "co")
+        #expect(search.handle(.character("?")) == .reload(keepSelection: false))
+        #expect(search.searchText == "co?")
+        #expect(search.handle(.function(1)) == .render)
+        #expect(search.showsHelp)
     }
 
     @Test("Long names are cut by display width with an ellipsis; columns stay aligned")
@@ -117,10 +219,10 @@ struct InteractiveRendererTests {
 
     @Test("The help line keeps quit when it must drop keys")
     func narrowHelp() {
-        let line = InteractiveRenderer.helpLine(InteractiveRenderer.searchHelp, width: 40)
+        let line = InteractiveRenderer.helpLine(InteractiveRenderer.keyHints(InteractiveFixtures.searchingState(text: "co")), width: 40)
         #expect(line.width <= 41)
         #expect(line.text.contains("^C quit"))
-        #expect(line.text.hasPrefix(" ↑↓ PgUp PgDn move"))
+        #expect(line.text.hasPrefix(" Esc browse"))
     }
 
     @Test("The scope bar scrolls to keep the selected scope visible")
@@ -134,7 +236,7 @@ struct InteractiveRendererTests {
         #expect(bar.contains("[Weddings]"))
         #expect(bar.contains("‹"))
         state.scopeIndex = 0
-        #expect(InteractiveRenderer.scopeBar(state).text.hasPrefix(" Scope: [All]  Birthdays   Desktop"))
+        #expect(InteractiveRenderer.scopeBar(state).text.hasPrefix(" Scope: [All] · Birthdays · Desktop"))
     }
 
     @Test("Detail view: title, rule, the lines, position, keys")

@@ -30,6 +30,26 @@ struct InteractiveStateStoreTests {
         #expect(file.database == store.databasePath)
     }
 
+    @Test("Saving a session's states: every entity shown, the match mode, the last entity; others kept")
+    func sessionStates() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = InteractiveStateStore(databasePath: directory.appendingPathComponent("a.sqlite").path, directory: directory)
+        try store.save(search, entity: .countries)
+        let terms = SavedInteractiveState(
+            searchActive: true, searchText: "ipod 2007", matchMode: .terms, scope: "all", selectedID: 3, selectedPosition: 0)
+        try store.save([.products: terms], lastEntity: .products)
+        var file = try #require(store.load())
+        #expect(file.lastEntity == .products)
+        #expect(file.entities["products"]?.matchMode == .terms)
+        #expect(file.entities["countries"] == search)
+        let countries = SavedInteractiveState(searchActive: false, searchText: "", scope: "name", selectedID: 1, selectedPosition: 0)
+        try store.save([.countries: countries, .products: terms], lastEntity: .countries)
+        file = try #require(store.load())
+        #expect(file.lastEntity == .countries)
+        #expect(file.entities == ["countries": countries, "products": terms])
+    }
+
     @Test("The file is named by a hash of the database's absolute path")
     func keyedByPath() throws {
         let directory = try temporaryDirectory()

@@ -1,3 +1,4 @@
+import CatalogueKit
 import Testing
 @testable import catalogue
 
@@ -80,8 +81,9 @@ struct InteractiveStateTests {
         #expect(state.scope.key == "all")
         _ = state.handle(.shiftTab)
         #expect(state.scope.key == "device")
+        // Searching too: the selected record stays selected when the new scope has it.
         state.mode = .search
-        #expect(state.handle(.tab) == .reload(keepSelection: false))
+        #expect(state.handle(.tab) == .reload(keepSelection: true))
         var single = InteractiveState(entity: .products, scopes: ScopeChoice.productScopes(types: []))
         #expect(single.handle(.tab) == .none)
     }
@@ -187,6 +189,37 @@ struct InteractiveStateTests {
         #expect((state.scrollTop..<(state.scrollTop + state.listHeight)).contains(line))
     }
 
+    @Test("Ctrl-T cycles the match mode; a search reloads keeping the selection, browsing only redraws")
+    func matchModes() {
+        var state = InteractiveFixtures.searchingState(text: "ipod 2007")
+        var seen: [MatchMode] = []
+        for _ in 0..<4 {
+            #expect(state.handle(.control("t")) == .reload(keepSelection: true))
+            seen.append(state.matchMode)
+        }
+        #expect(seen == [.contains, .words, .terms, .prefix])
+        var browse = InteractiveFixtures.browsingState()
+        #expect(browse.handle(.control("t")) == .render)
+        #expect(browse.matchMode == .contains)
+        #expect(browse.saved.matchMode == .contains)
+        var restored = InteractiveState(entity: .countries, scopes: ScopeChoice.countryScopes)
+        restored.restore(browse.saved)
+        #expect(restored.matchMode == .contains)
+        // A file from before match modes were saved restores prefix.
+        restored.restore(SavedInteractiveState(searchActive: false, searchText: "", scope: "name", selectedID: nil, selectedPosition: 0))
+        #expect(restored.matchMode == .prefix)
+    }
+
+    @Test("Ctrl-E asks for the other entity, in either mode")
+    func entitySwitch() {
+        var browse = InteractiveFixtures.browsingState()
+        #expect(browse.handle(.control("e")) == .switchEntity)
+        var search = InteractiveFixtures.searchingState()
+        #expect(search.handle(.control("e")) == .switchEntity)
+        #expect(InteractiveRenderer.nextEntity(after: .countries) == .products)
+        #expect(InteractiveRenderer.nextEntity(after: .products) == .countries)
+    }
+
     @Test("Saved state round trip: mode, text, scope, selection; unknown scope falls back")
     func savedState() {
         var state = InteractiveFixtures.searchingState(text: "bog")
@@ -195,7 +228,7 @@ struct InteractiveStateTests {
         state.selectedID = 48
         let saved = state.saved
         #expect(saved == SavedInteractiveState(
-            searchActive: true, searchText: "bog", scope: "capital", selectedID: 48, selectedPosition: 3))
+            searchActive: true, searchText: "bog", matchMode: .prefix, scope: "capital", selectedID: 48, selectedPosition: 3))
         var restored = InteractiveState(entity: .countries, scopes: ScopeChoice.countryScopes)
         restored.restore(saved)
         #expect(restored.isSearching && restored.searchText == "bog" && restored.scope.key == "capital")

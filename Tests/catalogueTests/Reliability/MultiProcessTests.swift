@@ -54,7 +54,10 @@ struct MultiProcessTests {
         #expect(failures.values.isEmpty, "\(failures.values)")
         #expect(!failures.values.contains { $0.contains("locked") || $0.contains("busy") })
         for line in counts.values {
-            let count = line == "No items found" ? 0 : Int(line.split(separator: " ").first ?? "") ?? -1
+            // "No items found", "2,000 items found", or (cut by --limit) "1 of 2,000 shown (…)".
+            let words = line.split(separator: " ")
+            let total = words.count > 2 && words[1] == "of" ? words[2] : words.first ?? ""
+            let count = line == "No items found" ? 0 : Int(total.replacingOccurrences(of: ",", with: "")) ?? -1
             #expect(count % Self.rowsPerImport == 0, "a searcher saw \(line)")
         }
         #expect(counts.values.count >= 4)

@@ -1,0 +1,80 @@
+import CatalogueKit
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the tool's catalogue is, and the one place that opens it.
+///
+/// `--db PATH`, else `$CATALOGUE_DB`, else the default location
+/// (`$XDG_DATA_HOME/catalogue/catalogue.sqlite`). A missing parent directory is created only for
+/// the default location: an explicit path in a directory that does not exist is a mistyped path,
+/// reported, with nothing created. A catalogue created by this run is announced once on stderr
+/// when stderr is a terminal ("created a new catalogue at PATH").
+///
+/// ```swift
+/// let catalogue = try CatalogueLocation(db: "x.sqlite").open()
+/// ```
+struct CatalogueLocation {
+    /// The database path.
+    let path: String
+    /// Whether it is the default location (neither `--db` nor `$CATALOGUE_DB`).
+    let isDefault: Bool
+
+    init(db: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if let db {
+            path = db
+            isDefault = false
+        } else if let variable = environment["CATALOGUE_DB"], !variable.isEmpty {
+            path = variable
+            isDefault = false
+        } else {
+            path = Catalogue.defaultPath(environment: environment)
+            isDefault = true
+        }
+    }
+
+    /// The directory the database file goes in.
+    var directory: String {
+        URL(fileURLWithPath: path).deletingLastPathComponent().path
+    }
+
+    /// Opens the catalogue, creating, migrating and seeding it on first use.
+    func open() throws -> Catalogue {
+        let existed = path == ":memory:" || FileManager.default.fileExists(atPath: path)
+        if !existed, !FileManager.default.fileExists(atPath: directory) {
+            guard isDefault else { throw CatalogueLocationError.missingDirectory(path: path, directory: directory) }
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        let catalogue = try Catalogue(path: path)
+        if !existed, TerminalOutput.isTerminal(STDERR_FILENO) {
+            standardError("catalogue: created a new catalogue at \(path)")
+        }
+        return catalogue
+    }
+
+    /// The catalogue when it exists and can be read as it is, opened without creating,
+    /// migrating or seeding anything; nil otherwise. For help texts and completions.
+    func openExisting() -> Catalogue? {
+        guard path != ":memory:", FileManager.default.fileExists(atPath: path) else { return nil }
+        var configuration = Configuration()
+        configuration.readOnly = true
+        return try? Catalogue(path: path, seed: false, configuration: configuration)
+    }
+}
+
+/// The database path cannot be used.
+enum CatalogueLocationError: Error, CustomStringConvertible {
+    /// An explicit path in a directory that does not exist.
+    case missingDirectory(path: String, directory: String)
+
+    var description: String {
+        switch self {
+        case .missingDirectory(let path, let directory):
+            "cannot create \(path): no directory \(directory) (create it first, or check the path)"
+        }
+    }
+}
