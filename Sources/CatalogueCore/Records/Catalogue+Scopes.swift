@@ -136,14 +136,15 @@ public enum TypeScopeCounting: Sendable, Hashable {
 
 extension FetchPredicate {
     /// Whether the predicate holds a condition no index range answers (full-text, CONTAINS,
-    /// ENDSWITH), so counting it reads every candidate row.
+    /// ENDSWITH, LIKE, MATCHES), so counting it reads every candidate row.
     var readsEveryCandidate: Bool {
         switch self {
         case .fullText: true
-        case .comparison(_, let op, _, _), .anyAlias(let op, _, _): op == .contains || op == .endsWith
+        case .comparison(_, let op, _, _), .anyAlias(let op, _, _):
+            op == .contains || op == .endsWith || op == .matches || op == .like
         case .and(let predicates), .or(let predicates): predicates.contains { $0.readsEveryCandidate }
         case .not(let predicate): predicate.readsEveryCandidate
-        case .between, .in, .true, .false: false
+        case .between, .in, .true, .false, .substitution: false
         }
     }
 }
