@@ -20,6 +20,10 @@ public final class SQLiteEngine: CatalogueEngine {
     public let database: DatabaseQueue
     /// The streams of ``changes(pollingInterval:)``.
     private let changeHub = ChangeHub()
+    /// Whether the catalogue was opened read-only.
+    public let isReadOnly: Bool
+    /// The `data_version` at which queued keys were last folded (see ``refoldQueuedKeys()``).
+    private let refoldedAtVersion = Locked<Int64?>(nil)
 
     public var name: String { "SQLite" }
     public var location: String { path }
@@ -36,6 +40,7 @@ public final class SQLiteEngine: CatalogueEngine {
         appMigrations: [Migration] = []
     ) throws {
         self.path = path
+        self.isReadOnly = configuration.readOnly
         try Self.checkFile(at: path, configuration: configuration)
         do {
             let connection = try Connection(path: path, configuration: configuration)
@@ -61,7 +66,12 @@ public final class SQLiteEngine: CatalogueEngine {
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
         try database.inDatabase { db in
             try publishingChanges(of: db) {
-                try db.transaction(.immediate) { try body(db) }
+                try db.transaction(.immediate) {
+                    let result = try body(db)
+                    // Rows other tools wrote get their keys before this commit.
+                    try SQLiteKeyRefolding.refoldQueued(on: db)
+                    return result
+                }
             }
         }
     }
@@ -112,9 +122,20 @@ public final class SQLiteEngine: CatalogueEngine {
     /// `PRAGMA data_version` (moves when another connection commits) and the connection's total
     /// change count (moves when this one writes).
     public func changeToken() throws -> ChangeToken {
-        try database.inDatabase { db in
+        try refoldIfAnotherProcessCommitted()
+        return try database.inDatabase { db in
             ChangeToken(try db.scalar("PRAGMA data_version") ?? 0, Int64(db.totalChangedRowCount))
         }
+    }
+
+    /// Folds queued keys when another connection committed since the last check: rows another
+    /// tool wrote become searchable before they are read.
+    private func refoldIfAnotherProcessCommitted() throws {
+        guard !isReadOnly else { return }
+        let version: Int64 = try database.inDatabase { db in try db.scalar("PRAGMA data_version") ?? 0 }
+        guard refoldedAtVersion.withLock({ $0 }) != version else { return }
+        try refoldQueuedKeys()
+        refoldedAtVersion.withLock { $0 = version }
     }
 
     /// Changes committed through this engine are delivered as they commit, with the rows they
@@ -136,8 +157,19 @@ public final class SQLiteEngine: CatalogueEngine {
                 let version = try await dataVersion()
                 if version != last {
                     last = version
+                    // Keys of rows another tool wrote are folded before anyone reads them.
+                    try await self.offloadRefold()
                     yield(DatabaseChange(tables: nil, origin: .elsewhere))
                 }
+            }
+        }
+    }
+
+    /// ``refoldIfAnotherProcessCommitted()`` off the calling task's thread.
+    private func offloadRefold() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.refoldIfAnotherProcessCommitted() })
             }
         }
     }
@@ -169,6 +201,10 @@ public final class SQLiteEngine: CatalogueEngine {
         }
         if seed {
             try SQLiteSeeding.seedIfNeeded(connection)
+        }
+        // Rows other tools wrote since the file was last opened get their keys.
+        if try SQLiteKeyRefolding.hasQueuedRows(connection) {
+            try connection.transaction(.immediate) { _ = try SQLiteKeyRefolding.refoldQueued(on: connection) }
         }
     }
 

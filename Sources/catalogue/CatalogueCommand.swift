@@ -25,7 +25,7 @@ struct CatalogueCommand: ParsableCommand {
               catalogue --db ./catalogue.sqlite search ipad --entity products --scope device --format json
             """,
         version: CatalogueVersion.current,
-        subcommands: [SearchCommand.self, BrowseCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self, ShowCommand.self, InteractiveCommand.self]
+        subcommands: [SearchCommand.self, BrowseCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self, ShowCommand.self, InteractiveCommand.self, ReindexCommand.self]
     )
 
     /// `--db` before the subcommand (`catalogue --db x.sqlite search bog`): parsed here and

@@ -96,6 +96,25 @@ struct AsyncAndChangesTests {
         #expect(change.affects(Product.self))
     }
 
+    @Test("a row the sqlite3 shell inserts is reported by changes() and found by BEGINSWITH[cd] at once")
+    func shellInsertReportedAndFound() async throws {
+        let file = try TemporaryFile()
+        defer { file.remove() }
+        let catalogue = try Catalogue(path: file.path)
+        var iterator = catalogue.changes(pollingInterval: .milliseconds(20)).makeAsyncIterator()
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [file.path, "INSERT INTO product (name, type, year, price) VALUES ('Crème brûlée torch', 'kitchen', 2019, 34.5)"]
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        let change = try #require(try await Self.next(&iterator))
+        #expect(change.origin == .elsewhere)
+        #expect(change.affects(Product.self))
+        let found = try await catalogue.fetch(CatalogueSearch.products(matching: "creme"))
+        #expect(found.contains { $0.name == "Crème brûlée torch" && $0.year == 2019 })
+    }
+
     @Test("a search inside a write runs on the write's connection and sees it")
     func nestedSearch() throws {
         let catalogue = try Catalogue(path: ":memory:", seed: false)
