@@ -75,6 +75,16 @@ let package = Package(
             name: "DatabaseCoreTests",
             dependencies: ["DatabaseCore"]
         ),
+        // A throwaway PostgreSQL server for tests (Debian's postgresql + postgresql-contrib);
+        // a library under Tests/, for test targets only.
+        .target(
+            name: "PostgresTestSupport",
+            path: "Tests/PostgresTestSupport"
+        ),
+        .testTarget(
+            name: "PostgresTestSupportTests",
+            dependencies: ["PostgresTestSupport"]
+        ),
         .testTarget(
             name: "SQLiteStoreTests",
             dependencies: ["SQLiteStore"]
