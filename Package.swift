@@ -85,6 +85,11 @@ let package = Package(
             name: "PostgresTestSupportTests",
             dependencies: ["PostgresTestSupport"]
         ),
+        // migrations/postgres, checked on a real server through psql.
+        .testTarget(
+            name: "PostgresMigrationTests",
+            dependencies: ["PostgresTestSupport"]
+        ),
         .testTarget(
             name: "SQLiteStoreTests",
             dependencies: ["SQLiteStore"]
