@@ -75,6 +75,21 @@ let package = Package(
             name: "DatabaseCoreTests",
             dependencies: ["DatabaseCore"]
         ),
+        // A throwaway PostgreSQL server for tests (Debian's postgresql + postgresql-contrib);
+        // a library under Tests/, for test targets only.
+        .target(
+            name: "PostgresTestSupport",
+            path: "Tests/PostgresTestSupport"
+        ),
+        .testTarget(
+            name: "PostgresTestSupportTests",
+            dependencies: ["PostgresTestSupport"]
+        ),
+        // migrations/postgres, checked on a real server through psql.
+        .testTarget(
+            name: "PostgresMigrationTests",
+            dependencies: ["PostgresTestSupport"]
+        ),
         .testTarget(
             name: "SQLiteStoreTests",
             dependencies: ["SQLiteStore"]

@@ -1,0 +1,112 @@
+import Foundation
+import PostgresTestSupport
+import Testing
+
+/// The indexes behind each search mode, and the SQL shapes the engine will use with them: the
+/// prefix range in display order (also as a generic plan), CONTAINS through trigrams with an
+/// escaped LIKE pattern, and words through a tsvector of Swift's words queried with bound lexemes.
+@Suite("PostgreSQL search indexes", .requiresPostgres)
+struct SearchIndexTests {
+    /// The prefix page, as the engine will prepare it.
+    static let prefixPage = """
+        PREPARE prefix_page(text, text, bigint, bigint) AS
+          SELECT id, name, type, year, price FROM product
+          WHERE name_key >= $1 AND name_key < $2 ORDER BY name_key, name, id LIMIT $3 OFFSET $4;
+        """
+
+    @Test("A prefix page is an index range scan in display order, with no sort, even as a generic plan")
+    func prefixPagePlan() throws {
+        let database = try MigratedDatabase.make(prefix: "prefix_plan")
+        try database.psql("""
+            INSERT INTO product (name, name_key, type, type_key, year, price)
+            SELECT 'Name ' || g, 'name ' || g, 't', 't', 2000, 1 FROM generate_series(1, 20000) g;
+            ANALYZE product;
+            """)
+        for mode in ["force_custom_plan", "force_generic_plan"] {
+            let plan = try database.psql("""
+                SET plan_cache_mode = \(mode);
+                \(Self.prefixPage)
+                EXPLAIN (COSTS OFF) EXECUTE prefix_page('name 12', 'name 13', 50, 0);
+                """)
+            #expect(plan.contains("Index Scan using product_by_name_key on product"), "\(mode): \(plan)")
+            #expect(!plan.contains("Sort"), "\(mode): \(plan)")
+            if mode == "force_generic_plan" {
+                #expect(plan.contains("Index Cond: ((name_key >= $1) AND (name_key < $2))"), "\(plan)")
+            }
+        }
+        let page = try database.psql("""
+            \(Self.prefixPage)
+            EXECUTE prefix_page('name 1999', 'name 199:', 3, 1);
+            """)
+        #expect(page == "19990|Name 19990|t|2000|1\n19991|Name 19991|t|2000|1\n19992|Name 19992|t|2000|1\n")
+    }
+
+    @Test("CONTAINS is LIKE on the key with %, _ and \\ escaped, served by the trigram index")
+    func containsThroughTrigrams() throws {
+        let database = try MigratedDatabase.make(prefix: "contains")
+        try database.psql("""
+            INSERT INTO product (name, name_key, type, type_key) VALUES
+              ('100% Cotton', '100% cotton', 't', 't'), ('100x cotton', '100x cotton', 't', 't'),
+              ('a_b', 'a_b', 't', 't'), ('axb', 'axb', 't', 't'), ('back\\slash', 'back\\slash', 't', 't');
+            """)
+        func contains(_ text: String) throws -> String {
+            try database.psql(
+                "SELECT name FROM product WHERE name_key LIKE :'pattern' ESCAPE '\\' ORDER BY name_key, name, id",
+                variables: ["pattern": Self.containsPattern(text)])
+        }
+        #expect(try contains("0% c") == "100% Cotton\n")
+        #expect(try contains("a_") == "a_b\n")
+        #expect(try contains("k\\s") == "back\\slash\n")
+        #expect(try contains("cotton") == "100% Cotton\n100x cotton\n")
+        #expect(try contains("") == "100% Cotton\n100x cotton\na_b\naxb\nback\\slash\n")
+
+        let plan = try database.psql("""
+            SET enable_seqscan = off; SET enable_indexscan = off; SET enable_indexonlyscan = off;
+            EXPLAIN (COSTS OFF) SELECT count(*) FROM product WHERE name_key LIKE '%cotton%' ESCAPE '\\';
+            """)
+        #expect(plan.contains("Bitmap Index Scan on product_name_key_trigrams"), "\(plan)")
+    }
+
+    @Test("Words: lexemes written as a bound array, matched as bound prefixes, whatever they contain")
+    func wordsFromBoundLexemes() throws {
+        let database = try MigratedDatabase.make(prefix: "words")
+        let hostile = ["it's", "a\\b", "x&y", "!not", "(paren)", "colon:*", "<->"]
+        for (index, lexeme) in hostile.enumerated() {
+            try database.psql(
+                "INSERT INTO product (name, name_key, type, type_key, words) VALUES (:'name', :'name', 't', 't', array_to_tsvector(:'lexemes'::text[]))",
+                variables: ["name": "row \(index)", "lexemes": Self.arrayLiteral(["row", lexeme])])
+        }
+        // The query of a search: every word a prefix, AND-ed, built in SQL from a bound text[].
+        let query = """
+            SELECT name FROM product
+            WHERE words @@ (SELECT string_agg('''' || replace(replace(w, '\\', '\\\\'), '''', '''''') || ''':*', ' & ')::tsquery
+                            FROM unnest(:'lexemes'::text[]) w)
+            ORDER BY name_key, name, id
+            """
+        for (index, lexeme) in hostile.enumerated() {
+            #expect(try database.psql(query, variables: ["lexemes": Self.arrayLiteral([lexeme])]) == "row \(index)\n", "\(lexeme)")
+            let prefix = String(lexeme.prefix(2))
+            let matches = try database.psql(query, variables: ["lexemes": Self.arrayLiteral(["ro", prefix])])
+            #expect(matches.contains("row \(index)\n"), "\(prefix)")
+        }
+        #expect(try database.psql(query, variables: ["lexemes": Self.arrayLiteral(["row", "nothing"])]) == "")
+        let plan = try database.psql("SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT id FROM product WHERE words @@ '''ro'':*'::tsquery")
+        #expect(plan.contains("Bitmap Index Scan on product_words"), "\(plan)")
+    }
+
+    /// `%text%` with the LIKE wildcards and the escape character escaped.
+    static func containsPattern(_ text: String) -> String {
+        var pattern = "%"
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        return pattern + "%"
+    }
+
+    /// A PostgreSQL array literal of `elements` (each double-quoted, `"` and `\` escaped).
+    static func arrayLiteral(_ elements: [String]) -> String {
+        "{" + elements.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            .joined(separator: ",") + "}"
+    }
+}

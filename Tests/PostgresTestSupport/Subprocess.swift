@@ -1,0 +1,88 @@
+import Foundation
+
+/// Runs a program to completion and collects what it printed: the harness's only way of running
+/// `initdb`, `pg_ctl` and `psql`.
+enum Subprocess {
+    struct Result: Sendable {
+        let status: Int32
+        let output: String
+        let errorOutput: String
+    }
+
+    /// Runs `executable` with `arguments`, optionally as `user` (through `setpriv`), with `input`
+    /// on its standard input. The environment is this process's without `PG*` variables (so a
+    /// developer's PGHOST or PGDATABASE cannot redirect the harness), plus `environment`.
+    static func run(
+        _ executable: String, _ arguments: [String], as user: ServerUser? = nil, input: String? = nil,
+        environment: [String: String] = [:], outputFile: URL? = nil
+    ) throws -> Result {
+        let process = Process()
+        if let user {
+            process.executableURL = URL(fileURLWithPath: user.setprivPath)
+            process.arguments = user.setprivArguments + ["--", executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
+        process.environment = cleanEnvironment().merging(environment) { _, new in new }
+        let inputPipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
+        // A daemon started by the program (pg_ctl's postmaster) must not hold our pipes open, so
+        // such a program writes to a file instead.
+        let outputPipe = Pipe()
+        let errorPipe = Pipe()
+        var fileHandle: FileHandle?
+        if let outputFile {
+            guard FileManager.default.createFile(atPath: outputFile.path, contents: nil) else {
+                throw PostgresTestServerError.commandFailed(command: "create \(outputFile.path)", status: errno, output: String(cString: strerror(errno)))
+            }
+            let handle = try FileHandle(forWritingTo: outputFile)
+            fileHandle = handle
+            process.standardOutput = handle
+            process.standardError = handle
+        } else {
+            process.standardOutput = outputPipe
+            process.standardError = errorPipe
+        }
+        try process.run()
+        try? fileHandle?.close()
+        if let input {
+            inputPipe.fileHandleForWriting.write(Data(input.utf8))
+            try? inputPipe.fileHandleForWriting.close()
+        }
+        var output = Data()
+        var errorOutput = Data()
+        if outputFile == nil {
+            let group = DispatchGroup()
+            let queue = DispatchQueue(label: "Subprocess.stderr")
+            group.enter()
+            let errorHandle = errorPipe.fileHandleForReading
+            let box = DataBox()
+            queue.async {
+                box.data = errorHandle.readDataToEndOfFile()
+                group.leave()
+            }
+            output = outputPipe.fileHandleForReading.readDataToEndOfFile()
+            group.wait()
+            errorOutput = box.data
+        }
+        process.waitUntilExit()
+        if let outputFile {
+            output = (try? Data(contentsOf: outputFile)) ?? Data()
+        }
+        return Result(
+            status: process.terminationStatus,
+            output: String(decoding: output, as: UTF8.self),
+            errorOutput: String(decoding: errorOutput, as: UTF8.self))
+    }
+
+    /// This process's environment without the `PG*` variables libpq and the server programs read.
+    static func cleanEnvironment() -> [String: String] {
+        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PG") }
+    }
+
+    /// Holds the bytes read on another thread; read only after the group is waited on.
+    private final class DataBox: @unchecked Sendable {
+        var data = Data()
+    }
+}
