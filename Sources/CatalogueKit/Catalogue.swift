@@ -1,7 +1,7 @@
 import Foundation
 
-/// A catalogue database: countries and products in one SQLite file, migrated and seeded on
-/// first use.
+/// A catalogue database: countries and products in one SQLite file, created and seeded on
+/// first use, migrated when an older version made it.
 ///
 /// ```swift
 /// let catalogue = try Catalogue(path: "/tmp/catalogue.sqlite")   // created, migrated, seeded
@@ -29,11 +29,29 @@ public final class Catalogue: Sendable {
         try Migrator(migrations: CatalogueResources.migrations, tableName: "catalogue_migrations")
     }
 
-    /// Opens the catalogue at `path`, creating, migrating and (when new) seeding it.
+    /// Whether the catalogue is open read-only (``CatalogueAccess/readOnly``, a read-only
+    /// configuration, or a file this user cannot write): writes throw
+    /// ``CatalogueError/readOnly(path:)``.
+    public let isReadOnly: Bool
+    /// Checks the file before the first write.
+    let integrity: IntegrityGate
+    /// The file before it was opened, when it is read as immutable (without locks).
+    let immutableSnapshot: FileSnapshot?
+
+    /// Opens the catalogue at `path`: creates it when missing (atomically, with the seed),
+    /// migrates an existing one, and refuses anything that is not a catalogue.
     ///
-    /// Throws ``MigrationError`` when the file was made by a newer version, ``CatalogueError``
-    /// when it is a directory, an empty file, not a database, or cannot be opened, and
-    /// ``DatabaseError`` when reading it fails (a corrupt file); the file is left as it was.
+    /// - A missing file becomes a new catalogue, built in a temporary file in the same directory
+    ///   and linked into place, so processes starting at once all succeed and a killed creation
+    ///   leaves nothing behind. The seed is loaded then, and never again.
+    /// - An existing file must be a catalogue: a directory, a device, a FIFO, an empty file, a
+    ///   file that is not SQLite, or a SQLite database that is not a catalogue is refused with a
+    ///   ``CatalogueError``, untouched.
+    /// - With ``CatalogueAccess/readOnly`` (or a file this user cannot write) it is opened
+    ///   read-only and never written; otherwise it is migrated, after a `PRAGMA quick_check`.
+    ///
+    /// Throws ``CatalogueError`` (the file is left as it was), ``MigrationError`` when the file
+    /// was made by a newer version, and ``DatabaseError`` for other database failures.
     ///
     /// - Parameters:
     ///   - path: the database file (`":memory:"` for a private in-memory catalogue).
@@ -42,42 +60,34 @@ public final class Catalogue: Sendable {
     ///   - appMigrations: an embedding app's own migrations (for its own ``Record`` types),
     ///     applied after the catalogue's and recorded in their own table, `app_migrations`, so
     ///     their numbers never collide with the library's.
+    ///   - access: whether an existing file may be migrated and written.
     public init(
         path: String, seed: Bool = true, configuration: Configuration = Configuration(),
-        appMigrations: [Migration] = []
+        appMigrations: [Migration] = [], access: CatalogueAccess = .readWrite
     ) throws {
-        try Self.checkFile(at: path, configuration: configuration)
-        do {
-            let connection = try Connection(path: path, configuration: configuration)
-            try Self.prepare(connection, seed: seed, readOnly: configuration.readOnly, appMigrations: appMigrations)
-            self.database = DatabaseQueue(connection: connection)
-        } catch let error as DatabaseError {
-            // Not a database, corrupt, unreadable: one error naming the file.
-            throw CatalogueError.cannotOpen(path: path, reason: error)
-        }
+        let opened = try CatalogueOpener(
+            path: path, seed: seed, configuration: configuration, appMigrations: appMigrations, access: access
+        ).open()
+        self.database = DatabaseQueue(connection: opened.connection)
+        self.isReadOnly = opened.isReadOnly
+        self.integrity = IntegrityGate(path: path, verified: opened.verified)
+        self.immutableSnapshot = opened.immutableSnapshot
     }
 
-    /// Registers functions, then migrates and seeds (or, read-only, checks nothing is pending).
-    private static func prepare(
-        _ connection: Connection, seed: Bool, readOnly: Bool, appMigrations: [Migration]
-    ) throws {
-        try registerFunctions(on: connection)
-        let migrators = [try migrator(), try Migrator(migrations: appMigrations, tableName: "app_migrations")]
-        if readOnly {
-            for migrator in migrators {
-                if let first = try migrator.pendingMigrations(connection).first {
-                    throw DatabaseError(
-                        code: .SQLITE_READONLY,
-                        message: "it needs migration \(first.identifier) but is open read-only")
-                }
-            }
-            return
-        }
-        for migrator in migrators {
-            try migrator.migrate(connection)
-        }
-        if seed {
-            try SeedData.seedIfNeeded(connection)
+    /// Throws ``CatalogueError/changedWhileReading(path:)`` when the catalogue is read without
+    /// locks and its file changed since it was opened, so what was read may mix two states:
+    /// discard it and read again. Without locks means this user cannot write the file and no
+    /// other process had it open (no `-wal` file); every other catalogue is read in consistent
+    /// snapshots, and this does nothing.
+    ///
+    /// ```swift
+    /// let results = try catalogue.search(request)
+    /// try catalogue.verifyUnchangedSinceOpened()
+    /// ```
+    public func verifyUnchangedSinceOpened() throws {
+        guard let immutableSnapshot else { return }
+        guard FileSnapshot(path) == immutableSnapshot else {
+            throw CatalogueError.changedWhileReading(path: path)
         }
     }
 
@@ -93,32 +103,28 @@ public final class Catalogue: Sendable {
     ///     try db.upsert(Product(name: "iPad Air", type: "device", year: 2013, price: 499))
     /// }
     /// ```
+    ///
+    /// The first write of a ``Catalogue`` checks the file with `PRAGMA quick_check` inside its
+    /// transaction, and throws ``CatalogueError/corrupt(path:detail:)`` without writing when the
+    /// file is damaged; a read-only catalogue throws ``CatalogueError/readOnly(path:)``.
     @discardableResult
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
-        try database.write(body)
+        try checkWritable()
+        return try database.write { db in
+            try integrity.verify(db)
+            return try body(db)
+        }
+    }
+
+    /// Throws ``CatalogueError/readOnly(path:)`` when the catalogue is open read-only.
+    func checkWritable() throws {
+        if isReadOnly { throw CatalogueError.readOnly(path: path) }
     }
 
     /// Drops cached statements and releases what memory SQLite can, as an app does on a memory
     /// warning.
     public func purgeCaches() throws {
         try database.inDatabase { $0.purgeCaches() }
-    }
-
-    /// Refuses what SQLite would misuse (a directory; an empty file, which SQLite would turn into
-    /// a new database), and creates the parent directory of a new file.
-    private static func checkFile(at path: String, configuration: Configuration) throws {
-        guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file:") else { return }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw CatalogueError.isDirectory(path: path) }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-            if size == 0 { throw CatalogueError.emptyFile(path: path) }
-        } else if !configuration.readOnly {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            if !FileManager.default.fileExists(atPath: directory) {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            }
-        }
     }
 
     static func registerFunctions(on connection: Connection) throws {
