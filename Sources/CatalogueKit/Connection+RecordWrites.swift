@@ -143,7 +143,7 @@ extension Connection {
         return values + R.schema.keyColumnsInOrder.map { Folding.key(for: values[$0.source]) }
     }
 
-    private func writeAliases<R: Record>(of record: R, replacing: Bool) throws {
+    func writeAliases<R: Record>(of record: R, replacing: Bool) throws {
         guard let sql = R.schema.sql.insertAlias, let id = record.id else { return }
         if replacing, let delete = R.schema.sql.deleteAliases {
             try cachedStatement(delete).execute([id])

@@ -9,6 +9,17 @@ extension Catalogue {
     /// - With ``ImportOptions/dryRun``, every row is checked and counted, then the transaction is
     ///   rolled back.
     ///
+    /// An import that changes no row (a header-only file, a re-import of the same rows) is
+    /// rolled back, so the file is not touched. An existing record is updated only in the
+    /// columns the file has: importing `code,name` renames a country and keeps its capital.
+    ///
+    /// The import waits for another connection's write transaction to end (see
+    /// ``Configuration/writeLockTimeout``), reporting ``ImportProgress/Phase/waitingForWriter``
+    /// meanwhile; its first write checks the file (`PRAGMA quick_check`) and throws
+    /// ``CatalogueError/corrupt(path:detail:)`` without writing when it is damaged. A read-only
+    /// catalogue throws ``CatalogueError/readOnly(path:)``, except for a dry run, which then runs
+    /// on a copy in memory.
+    ///
     /// A bad header (an unknown, duplicate or missing column) and a syntax error in a JSON array
     /// stop the import under either policy. The input is read in chunks: memory does not grow
     /// with its size. Folded keys, aliases and the full-text index are written with each row.
@@ -29,8 +40,17 @@ extension Catalogue {
         _ type: R.Type, from input: ImportInput, options: ImportOptions,
         progress: ((ImportProgress) -> Void)? = nil, skipped: ((ImportIssue) -> Void)? = nil
     ) throws -> ImportCounts {
-        try database.inDatabase { db in
-            try db.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
+        if isReadOnly {
+            guard options.dryRun else { throw CatalogueError.readOnly(path: path) }
+            // A dry run needs no write access: it runs on a copy in memory.
+            let scratch = try Connection(path: ":memory:")
+            try database.inDatabase { try $0.copy(into: scratch) }
+            return try scratch.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
+        }
+        return try database.inDatabase { db in
+            try db.importRecords(
+                type, from: input, options: options, progress: progress, skipped: skipped,
+                beforeWriting: { try self.integrity.verify($0) })
         }
     }
 }
@@ -48,15 +68,30 @@ extension Connection {
         _ type: R.Type, from input: ImportInput, options: ImportOptions,
         progress: ((ImportProgress) -> Void)? = nil, skipped: ((ImportIssue) -> Void)? = nil
     ) throws -> ImportCounts {
+        try importRecords(type, from: input, options: options, progress: progress, skipped: skipped, beforeWriting: nil)
+    }
+
+    /// The import, with `beforeWriting` run first inside its transaction (the integrity check).
+    func importRecords<R: ImportableRecord>(
+        _ type: R.Type, from input: ImportInput, options: ImportOptions,
+        progress: ((ImportProgress) -> Void)?, skipped: ((ImportIssue) -> Void)?,
+        beforeWriting: ((Connection) throws -> Void)?
+    ) throws -> ImportCounts {
         let importer = RecordImporter<R>(db: self, options: options)
+        let waiting: () -> Void = {
+            progress?(ImportProgress(phase: .waitingForWriter, bytesRead: 0, totalBytes: input.size, rows: 0))
+        }
         return try withImportCache {
             do {
-                return try transaction(.immediate) {
+                return try transaction(.immediate, whileWaiting: waiting) {
+                    try beforeWriting?(self)
                     let counts = try importer.run(input, progress: progress, skipped: skipped)
-                    if options.dryRun { throw DryRunRollback(counts: counts) }
+                    // Nothing to keep: roll back, so the file is not touched at all.
+                    if options.dryRun || counts.added + counts.updated == 0 { throw Rollback(counts: counts) }
+                    progress?(ImportProgress(phase: .committing, bytesRead: input.bytesRead, totalBytes: input.size, rows: counts.rows))
                     return counts
                 }
-            } catch let rollback as DryRunRollback {
+            } catch let rollback as Rollback {
                 return rollback.counts
             }
         }
@@ -79,7 +114,8 @@ extension Connection {
     }
 }
 
-/// Thrown at the end of a dry run to roll its transaction back.
-private struct DryRunRollback: Error {
+/// Thrown at the end of a dry run, or of an import that changed nothing, to roll its
+/// transaction back.
+private struct Rollback: Error {
     let counts: ImportCounts
 }

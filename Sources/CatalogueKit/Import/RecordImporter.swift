@@ -54,9 +54,9 @@ struct RecordImporter<R: ImportableRecord> {
                 switch item {
                 case .issue(let issue):
                     try refuse(issue)
-                case .row(let line, let record, let values):
+                case .row(let line, let record, let values, let assigned):
                     do {
-                        let outcome = try upserter.upsert(record, values: values)
+                        let outcome = try upserter.upsert(record, values: values, assigned: assigned)
                         counts.record(outcome)
                         if outcome == .inserted {
                             try indexes?.inserted(
