@@ -32,7 +32,7 @@ struct BrowseCommand: ParsableCommand {
     var format: SectionedOutputFormat = .table
 
     func run() throws {
-        let catalogue = try global.openCatalogue()
+        let catalogue = try global.openCatalogue(access: .readOnly)
         switch entity {
         case .countries:
             let request = try BrowseScope.countryRequest(scope: scope)

@@ -6,11 +6,11 @@ enum DetailView {
     /// A country's page. `neighbourNames` are the names of its neighbours, in the order of its
     /// `neighbours` codes.
     static func country(_ country: Country, neighbourNames: [String], style: TextStyle, width: Int?) -> String {
-        var title = style.bold(country.name)
-        if let flag = country.flag { title += "  " + flag }
+        var title = style.bold(TerminalText.escaped(country.name))
+        if let flag = country.flag { title += "  " + TerminalText.escaped(flag) }
         var lines = [title]
         if let official = country.officialName, official != country.name {
-            lines.append(official)
+            lines.append(TerminalText.escaped(official))
         }
         lines.append("")
         let codes = [country.iso3, country.numericCode].compactMap { $0 }
@@ -42,7 +42,8 @@ enum DetailView {
             ("Year", product.year.map { String($0) }),
             ("Price", product.price.map(NumberText.price)),
         ]
-        return ([style.bold(product.name), ""] + labelled(facts, style: style, width: width)).joined(separator: "\n")
+        return ([style.bold(TerminalText.escaped(product.name)), ""] + labelled(facts, style: style, width: width))
+            .joined(separator: "\n")
     }
 
     private static func currency(_ country: Country) -> String? {
@@ -61,7 +62,7 @@ enum DetailView {
         let indent = String(repeating: " ", count: labelWidth)
         return facts.map { label, value in
             let padded = label + String(repeating: " ", count: labelWidth - label.count)
-            let wrapped = wrap(value ?? "—", width: width.map { max(20, $0 - labelWidth - 1) })
+            let wrapped = wrap(value.map(TerminalText.escaped) ?? "—", width: width.map { max(20, $0 - labelWidth - 1) })
             return style.dim(padded) + wrapped.joined(separator: "\n" + indent)
         }
     }

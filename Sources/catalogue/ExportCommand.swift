@@ -31,11 +31,12 @@ struct ExportCommand: ParsableCommand {
     var format: RecordFileFormat = .csv
 
     func run() throws {
-        let catalogue = try global.openCatalogue()
-        let output = ExportOutput.standardOutput()
-        switch entity {
-        case .countries: try catalogue.exportRecords(Country.self, format: format, to: output)
-        case .products: try catalogue.exportRecords(Product.self, format: format, to: output)
+        let catalogue = try global.openCatalogue(access: .readOnly)
+        _ = try standardOutput.withExportOutput { output in
+            switch entity {
+            case .countries: try catalogue.exportRecords(Country.self, format: format, to: output)
+            case .products: try catalogue.exportRecords(Product.self, format: format, to: output)
+            }
         }
     }
 }

@@ -24,7 +24,7 @@ struct IndexCommand: ParsableCommand {
     var format: SectionedOutputFormat = .table
 
     func run() throws {
-        let catalogue = try global.openCatalogue()
+        let catalogue = try global.openCatalogue(access: .readOnly)
         let sections: [SectionInfo]
         switch entity {
         case .countries:
@@ -41,10 +41,10 @@ struct IndexCommand: ParsableCommand {
         case .table:
             let width = sections.map(\.name.count).max() ?? 1
             for section in sections {
-                Swift.print(section.name + String(repeating: " ", count: width - section.name.count + 2) + String(section.numberOfObjects))
+                standardOutput.print(section.name + String(repeating: " ", count: width - section.name.count + 2) + String(section.numberOfObjects))
             }
         case .json:
-            Swift.print("[" + sections.map {
+            standardOutput.print("[" + sections.map {
                 "{\"title\":\(JSONText.string($0.name)),\"count\":\($0.numberOfObjects)}"
             }.joined(separator: ",") + "]")
         }

@@ -5,7 +5,7 @@ struct RecordField {
     let key: String
     let header: String
     let value: DatabaseValue
-    /// Table text for the value ("599.00" for prices).
+    /// Table text for the value ("599.00" for prices), control characters escaped.
     let display: String
     /// Numbers align right in tables.
     let isNumeric: Bool
@@ -14,13 +14,14 @@ struct RecordField {
         self.key = key
         self.header = header
         self.value = value
-        switch value {
-        case .null: self.display = display ?? ""
-        case .integer(let integer): self.display = display ?? String(integer)
-        case .real(let real): self.display = display ?? String(real)
-        case .text(let text): self.display = display ?? text
-        case .blob(let data): self.display = display ?? "<\(data.count) bytes>"
+        let shown: String = switch value {
+        case .null: display ?? ""
+        case .integer(let integer): display ?? String(integer)
+        case .real(let real): display ?? String(real)
+        case .text(let text): display ?? text
+        case .blob(let data): display ?? "<\(data.count) bytes>"
         }
+        self.display = TerminalText.escaped(shown)
         switch value {
         case .integer, .real: isNumeric = true
         default: isNumeric = false

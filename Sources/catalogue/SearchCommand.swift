@@ -59,7 +59,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalogue = try global.openCatalogue()
+        let catalogue = try global.openCatalogue(access: .readOnly)
         let pageLimit = limit == 0 ? nil : limit
         let printer = RecordPrinter(format: format)
         switch entity {

@@ -57,7 +57,7 @@ struct ShowCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalogue = try global.openCatalogue()
+        let catalogue = try global.openCatalogue(access: .readOnly)
         let style = TextStyle(enabled: TerminalOutput.usesColour(STDOUT_FILENO))
         let width = TerminalOutput.isTerminal(STDOUT_FILENO) ? TerminalOutput.columns(of: STDOUT_FILENO) : nil
         switch resolvedEntity {
@@ -76,7 +76,7 @@ struct ShowCommand: ParsableCommand {
                 try db.fetch(FetchRequest<Country>(predicate: .in("code", codes)))
             }
             let names = Dictionary(neighbours.map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
-            print(DetailView.country(country, neighbourNames: codes.map { names[$0] ?? $0 }, style: style, width: width))
+            standardOutput.print(DetailView.country(country, neighbourNames: codes.map { names[$0] ?? $0 }, style: style, width: width))
         case .products:
             let id = Int64(key) ?? 0
             guard let product = try catalogue.read({ try $0.record(Product.self, id: id) }) else {
@@ -86,17 +86,17 @@ struct ShowCommand: ParsableCommand {
                 try printJSON(Product.self, id: id, catalogue: catalogue)
                 return
             }
-            print(DetailView.product(product, style: style, width: width))
+            standardOutput.print(DetailView.product(product, style: style, width: width))
         }
     }
 
     /// The record as one JSON object, with the keys of `catalogue export --format json`.
     private func printJSON<R: ImportableRecord>(_ type: R.Type, id: Int64, catalogue: Catalogue) throws {
-        let output = ExportOutput.standardOutput()
         _ = try catalogue.read { db in
-            try RecordExporter<R>(format: .ndjson).export(from: db, to: output, id: id)
+            try standardOutput.withExportOutput { output in
+                try RecordExporter<R>(format: .ndjson).export(from: db, to: output, id: id)
+            }
         }
-        try output.flush()
     }
 }
 

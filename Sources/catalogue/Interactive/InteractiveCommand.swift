@@ -51,7 +51,7 @@ struct InteractiveCommand: ParsableCommand {
         guard Terminal.isInteractive else {
             throw TerminalError.notATerminal
         }
-        let catalogue = try global.openCatalogue()
+        let catalogue = try global.openCatalogue(access: .readOnly)
         let store = catalogue.path == ":memory:" ? nil : InteractiveStateStore(databasePath: catalogue.path)
         let file = store?.load()
         let entity = self.entity ?? file?.lastEntity ?? .countries
