@@ -4,7 +4,7 @@ import Foundation
 /// first use, migrated when an older version made it.
 ///
 /// ```swift
-/// let catalogue = try Catalogue(path: "/tmp/catalogue.sqlite")   // created, migrated, seeded
+/// let catalogue = try Catalogue(path: "/tmp/catalogue.sqlite")   // created and seeded on first use
 /// let page = try catalogue.search(Search(entity: .countries, scope: .capital, text: "bog"))
 /// page.countries.first?.name  // "Colombia"
 /// ```

@@ -25,8 +25,12 @@ struct CrashSafetyTests {
         let complete = try ChildProcess(["import", "products", csv], database: timed).wait()
         try #require(complete.status == 0, "\(complete.error)")
         let duration = Date().timeIntervalSince(start)
+        // The import the kills interrupt really imports every row.
+        #expect(try sqliteValue(timed, "SELECT count(*) FROM product WHERE type = 'crashtest'") == "\(Self.rows)")
 
         var outcomes = (none: 0, all: 0)
+        // Kills that reached a running import (the others came after it had exited).
+        var killed = (none: 0, all: 0)
         var generator = SystemRandomNumberGenerator()
         for trial in 0..<Self.trials {
             let path = runner.directory.appendingPathComponent("trial-\(trial).sqlite").path
@@ -35,7 +39,11 @@ struct CrashSafetyTests {
             let delay = Double.random(in: 0...(duration * 1.1), using: &generator)
             Thread.sleep(forTimeInterval: delay)
             child.kill()
-            _ = child.wait()
+            let outcome = child.waitForOutcome()
+            let reachedRunningImport = outcome.killedBySignal && outcome.status == SIGKILL
+            if !reachedRunningImport {
+                #expect(outcome.status == 0, "trial \(trial): the import failed before the kill: \(outcome.error)")
+            }
 
             #expect(try sqliteValue(path, "PRAGMA integrity_check") == "ok", "trial \(trial) after \(delay) s")
             #expect(try sqliteValue(path, "INSERT INTO product_fts (product_fts) VALUES ('integrity-check'); SELECT 'fts ok';") == "fts ok",
@@ -47,9 +55,14 @@ struct CrashSafetyTests {
             #expect(count == before + imported, "trial \(trial)")
             #expect(ftsCount == imported, "trial \(trial): the FTS index disagrees with the table")
             if imported == 0 { outcomes.none += 1 } else { outcomes.all += 1 }
+            if reachedRunningImport {
+                if imported == 0 { killed.none += 1 } else { killed.all += 1 }
+            }
             try? FileManager.default.removeItem(atPath: path)
         }
-        print("crash safety: \(Self.trials) kills over \(String(format: "%.2f", duration)) s imports: \(outcomes.none) left nothing, \(outcomes.all) left everything")
+        let landed = killed.none + killed.all
+        print("crash safety: \(Self.trials) kills over \(String(format: "%.2f", duration)) s imports: \(landed) reached a running import (\(killed.none) left nothing, \(killed.all) everything), \(Self.trials - landed) came after it had exited; in all \(outcomes.none) left nothing, \(outcomes.all) everything")
         #expect(outcomes.none > 0, "no kill landed before the commit; the test did not test anything")
+        #expect(landed >= Self.trials / 2, "only \(landed) kills reached a running import")
     }
 }
