@@ -79,8 +79,14 @@ struct CatalogueOpener {
         configuration.writeAheadLogging = false
         let snapshot = configuration.immutable ? FileSnapshot(path) : nil
         let db = try connect(configuration)
-        let verified = try CatalogueSetup.prepareExisting(
-            db, path: path, readOnly: readOnly || db.isReadOnly, appMigrations: appMigrations)
+        let verified: Bool
+        do {
+            verified = try CatalogueSetup.prepareExisting(
+                db, path: path, readOnly: readOnly || db.isReadOnly, appMigrations: appMigrations)
+        } catch let error as DatabaseError {
+            // Damaged or unreadable where identifying or migrating it: one error naming the file.
+            throw CatalogueError.cannotOpen(path: path, reason: error)
+        }
         return Opened(
             connection: db, isReadOnly: readOnly || db.isReadOnly, verified: verified || created,
             immutableSnapshot: snapshot)
