@@ -51,7 +51,8 @@ struct InteractiveCommand: ParsableCommand {
         guard Terminal.isInteractive else {
             throw TerminalError.notATerminal
         }
-        let catalogue = try global.openCatalogue(access: .readOnly)
+        // Interactive use only reads; were it to write, it would wait a few seconds at most.
+        let catalogue = try global.openCatalogue(access: .readOnly, writeLockTimeout: .seconds(5))
         let store = catalogue.path == ":memory:" ? nil : InteractiveStateStore(databasePath: catalogue.path)
         let file = store?.load()
         let entity = self.entity ?? file?.lastEntity ?? .countries
