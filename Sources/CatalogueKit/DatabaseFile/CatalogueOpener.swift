@@ -77,6 +77,8 @@ struct CatalogueOpener {
         }
         // Write-ahead logging is switched on once the file is known to be a sound catalogue.
         configuration.writeAheadLogging = false
+        // Should the file vanish meanwhile, SQLite must not make an empty one in its place.
+        configuration.createIfMissing = false
         let snapshot = configuration.immutable ? FileSnapshot(path) : nil
         let db = try connect(configuration)
         let verified: Bool
