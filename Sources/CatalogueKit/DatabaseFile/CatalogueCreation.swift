@@ -10,7 +10,8 @@ import Darwin
 /// a creation killed half-way leaves either nothing at the path or a whole catalogue.
 ///
 /// The creator takes an exclusive `flock` on the directory (the others wait for it), checks the
-/// path is still free, builds the catalogue (schema, migrations, seed) in a temporary file in the
+/// path is still free, removes the `-wal`, `-shm` and `-journal` files a deleted database may
+/// have left there (SQLite would replay such a log into the new file), builds the catalogue (schema, migrations, seed) in a temporary file in the
 /// same directory, closes it (so its write-ahead log is folded in and removed), and links it to
 /// the path with `link(2)`, which never replaces a file that appeared meanwhile. A process killed
 /// during creation leaves only its temporary file, `.NAME.creating`, which the next process to
@@ -69,6 +70,9 @@ struct CatalogueCreation {
             throw error
         }
         defer { Self.removeFiles(startingWith: temporary) }
+        // A -wal, -shm or -journal file at the path belongs to a database deleted without them:
+        // SQLite would replay that log into the new catalogue.
+        for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
         if link(temporary, path) != 0 {
             let code = errno
             switch code {

@@ -109,6 +109,25 @@ struct CatalogueOpeningTests {
         #expect(!FileManager.default.fileExists(atPath: leftover))
     }
 
+    @Test("A log left by a deleted database is not replayed into a new catalogue at its path")
+    func orphanedLog() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("c.sqlite")
+        // A database with committed pages still in its log, deleted without its log.
+        let other = directory.path("other.sqlite")
+        let db = try Connection(path: other)
+        try db.execute("PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (a);")
+        try db.execute("INSERT INTO t SELECT zeroblob(500) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) SELECT i FROM n)")
+        try FileManager.default.copyItem(atPath: other + "-wal", toPath: path + "-wal")
+        try FileManager.default.copyItem(atPath: other + "-shm", toPath: path + "-shm")
+        let catalogue = try Catalogue(path: path)
+        #expect(try catalogue.rowCount("country") == 250)
+        #expect(try catalogue.read { try $0.scalar("SELECT count(*) FROM sqlite_master WHERE name = 't'") } == 0)
+        #expect(try catalogue.read { try $0.scalar("PRAGMA quick_check") } == "ok")
+        _ = db
+    }
+
     @Test("An app migration pending: read-only access refuses with what to do; read-write applies it")
     func pendingMigration() throws {
         let directory = try TemporaryDirectory()
