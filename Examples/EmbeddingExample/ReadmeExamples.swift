@@ -3,7 +3,7 @@
 import CatalogueKit
 
 func embeddingExample(path: String) throws {
-    let catalogue = try Catalogue(path: path)   // created, migrated, seeded
+    let catalogue = try Catalogue(path: path)   // created and seeded, or migrated
 
     // The repository: entity + scope + text + match mode -> a fetch request.
     let results = try catalogue.search(CatalogueSearch.countries(matching: "bog", scope: .capital))

@@ -3,7 +3,7 @@
 import CatalogueKit
 
 func overviewExample() throws {
-    let catalogue = try Catalogue(path: Catalogue.defaultPath())   // created, migrated, seeded
+    let catalogue = try Catalogue(path: Catalogue.defaultPath())   // created and seeded on first use
     let results = try catalogue.search(CatalogueSearch.countries(matching: "bog", scope: .capital))
     print(results.records.first?.name ?? "", results.summary)     // Colombia 1 item found
 }

@@ -111,7 +111,7 @@ extension Connection {
     }
 
 
-    private func writeAliases<R: Record>(of record: R, replacing: Bool) throws {
+    func writeAliases<R: Record>(of record: R, replacing: Bool) throws {
         guard let sql = R.schema.sql.insertAlias, let id = record.id else { return }
         if replacing, let delete = R.schema.sql.deleteAliases {
             try cachedStatement(delete).execute([id])

@@ -20,8 +20,18 @@ public final class SQLiteEngine: CatalogueEngine {
     public let database: DatabaseQueue
     /// The streams of ``changes(pollingInterval:)``.
     private let changeHub = ChangeHub()
-    /// Whether the catalogue was opened read-only.
+    /// Whether the catalogue is open read-only (``CatalogueAccess/readOnly``, a read-only
+    /// configuration, or a file this user cannot write): writes throw
+    /// ``CatalogueError/readOnly(path:)``.
     public let isReadOnly: Bool
+    /// Checks the file before the first write.
+    let integrity: IntegrityGate
+    /// The file before it was opened, when it is read as immutable (without locks).
+    let immutableSnapshot: FileSnapshot?
+    /// For a catalogue opened read-only by choice on a file this user can write: how to open a
+    /// short connection that folds the keys of rows other tools wrote (see
+    /// ``refoldQueuedKeys()``). Nil otherwise.
+    let asideConfiguration: Configuration?
     /// The `data_version` at which queued keys were last folded (see ``refoldQueuedKeys()``).
     private let refoldedAtVersion = Locked<Int64?>(nil)
 
@@ -33,24 +43,58 @@ public final class SQLiteEngine: CatalogueEngine {
         try Migrator(migrations: SQLiteResources.migrations, tableName: "catalogue_migrations")
     }
 
-    /// Opens the catalogue at `path`, creating, migrating and (when new) seeding it. See
-    /// ``Catalogue/init(path:seed:configuration:appMigrations:)``.
+    /// Opens the catalogue at `path`: creates it when missing (atomically, with the seed),
+    /// migrates an existing one, and refuses anything that is not a catalogue. See
+    /// ``Catalogue/init(path:seed:configuration:appMigrations:access:)``.
     public init(
         path: String, seed: Bool = true, configuration: Configuration = Configuration(),
-        appMigrations: [Migration] = []
+        appMigrations: [Migration] = [], access: CatalogueAccess = .readWrite
     ) throws {
         self.path = path
-        self.isReadOnly = configuration.readOnly
-        try Self.checkFile(at: path, configuration: configuration)
-        do {
-            let connection = try Connection(path: path, configuration: configuration)
-            try Self.prepare(connection, seed: seed, readOnly: configuration.readOnly, appMigrations: appMigrations)
-            connection.startObservingRowChanges()
-            self.database = DatabaseQueue(connection: connection)
-        } catch let error as DatabaseError {
-            // Not a database, corrupt, unreadable: one error naming the file.
-            throw CatalogueError.cannotOpen(path: path, reason: error.message)
+        let opened = try CatalogueOpener(
+            path: path, seed: seed, configuration: configuration, appMigrations: appMigrations, access: access
+        ).open()
+        self.isReadOnly = opened.isReadOnly
+        self.integrity = IntegrityGate(path: path, verified: opened.verified)
+        self.immutableSnapshot = opened.immutableSnapshot
+        if opened.isReadOnly, !configuration.readOnly, !CatalogueOpener.isSpecialName(path),
+           DatabaseFileKind.isWritable(path) {
+            var aside = configuration
+            aside.createIfMissing = false
+            aside.writeAheadLogging = false
+            self.asideConfiguration = aside
+        } else {
+            self.asideConfiguration = nil
         }
+        opened.connection.startObservingRowChanges()
+        self.database = DatabaseQueue(connection: opened.connection)
+        // Rows other tools wrote since the file was last opened get their keys (a write: after
+        // the integrity check).
+        if try database.inDatabase({ try SQLiteKeyRefolding.hasQueuedRows($0) }) {
+            try refoldQueuedKeys()
+        }
+    }
+
+    /// Throws ``CatalogueError/changedWhileReading(path:)`` when the catalogue is read without
+    /// locks and its file changed since it was opened, so what was read may mix two states:
+    /// discard it and read again. Without locks means this user cannot write the file and no
+    /// other process had it open (no `-wal` file); every other catalogue is read in consistent
+    /// snapshots, and this does nothing.
+    ///
+    /// ```swift
+    /// let results = try catalogue.search(request)
+    /// try catalogue.sqlite?.verifyUnchangedSinceOpened()
+    /// ```
+    public func verifyUnchangedSinceOpened() throws {
+        guard let immutableSnapshot else { return }
+        guard FileSnapshot(path) == immutableSnapshot else {
+            throw CatalogueError.changedWhileReading(path: path)
+        }
+    }
+
+    /// Throws ``CatalogueError/readOnly(path:)`` when the catalogue is open read-only.
+    func checkWritable() throws {
+        if isReadOnly { throw CatalogueError.readOnly(path: path) }
     }
 
     // MARK: - CatalogueEngine
@@ -63,10 +107,15 @@ public final class SQLiteEngine: CatalogueEngine {
         try database.inDatabase { try body($0) }
     }
 
+    /// The first write checks the file with `PRAGMA quick_check` inside its transaction and
+    /// throws ``CatalogueError/corrupt(path:detail:)`` without writing when it is damaged; a
+    /// read-only catalogue throws ``CatalogueError/readOnly(path:)``.
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
-        try database.inDatabase { db in
+        try checkWritable()
+        return try database.inDatabase { db in
             try publishingChanges(of: db) {
                 try db.transaction(.immediate) {
+                    try integrity.verify(db)
                     let result = try body(db)
                     // Rows other tools wrote get their keys before this commit.
                     try SQLiteKeyRefolding.refoldQueued(on: db)
@@ -80,13 +129,23 @@ public final class SQLiteEngine: CatalogueEngine {
         _ type: R.Type, from input: ImportInput, options: ImportOptions,
         progress: ((ImportProgress) -> Void)?, skipped: ((ImportIssue) -> Void)?
     ) throws -> ImportCounts {
-        try database.inDatabase { db in
+        if isReadOnly {
+            guard options.dryRun else { throw CatalogueError.readOnly(path: path) }
+            // A dry run needs no write access: it runs on a copy in memory.
+            let scratch = try Connection(path: ":memory:")
+            try Self.registerFunctions(on: scratch)
+            try database.inDatabase { try $0.copy(into: scratch) }
+            return try scratch.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
+        }
+        return try database.inDatabase { db in
             // A bulk import is not observed row by row (a hook call per row costs); it is
             // reported as a change of its tables.
             db.stopObservingRowChanges()
             defer { db.startObservingRowChanges() }
             let changesBefore = db.totalChangedRowCount
-            let counts = try db.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
+            let counts = try db.importRecords(
+                type, from: input, options: options, progress: progress, skipped: skipped,
+                beforeWriting: { try self.integrity.verify($0) })
             if !db.isInTransaction, db.totalChangedRowCount != changesBefore, !options.dryRun {
                 let tables = [R.schema.table] + (R.schema.aliases.map { [$0.table] } ?? [])
                 changeHub.publish(DatabaseChange(tables: Set(tables), origin: .thisCatalogue))
@@ -131,7 +190,7 @@ public final class SQLiteEngine: CatalogueEngine {
     /// Folds queued keys when another connection committed since the last check: rows another
     /// tool wrote become searchable before they are read.
     private func refoldIfAnotherProcessCommitted() throws {
-        guard !isReadOnly else { return }
+        guard !isReadOnly || asideConfiguration != nil else { return }
         let version: Int64 = try database.inDatabase { db in try db.scalar("PRAGMA data_version") ?? 0 }
         guard refoldedAtVersion.withLock({ $0 }) != version else { return }
         try refoldQueuedKeys()
@@ -167,11 +226,7 @@ public final class SQLiteEngine: CatalogueEngine {
 
     /// ``refoldIfAnotherProcessCommitted()`` off the calling task's thread.
     private func offloadRefold() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try self.refoldIfAnotherProcessCommitted() })
-            }
-        }
+        try await offload { try self.refoldIfAnotherProcessCommitted() }
     }
 
     public func purgeCaches() throws {
@@ -179,51 +234,6 @@ public final class SQLiteEngine: CatalogueEngine {
     }
 
     // MARK: - Opening
-
-    /// Registers functions, then migrates and seeds (or, read-only, checks nothing is pending).
-    private static func prepare(
-        _ connection: Connection, seed: Bool, readOnly: Bool, appMigrations: [Migration]
-    ) throws {
-        try registerFunctions(on: connection)
-        let migrators = [try migrator(), try Migrator(migrations: appMigrations, tableName: "app_migrations")]
-        if readOnly {
-            for migrator in migrators {
-                if let first = try migrator.pendingMigrations(connection).first {
-                    throw DatabaseError(
-                        code: .SQLITE_READONLY,
-                        message: "it needs migration \(first.identifier) but is open read-only")
-                }
-            }
-            return
-        }
-        for migrator in migrators {
-            try migrator.migrate(connection)
-        }
-        if seed {
-            try SQLiteSeeding.seedIfNeeded(connection)
-        }
-        // Rows other tools wrote since the file was last opened get their keys.
-        if try SQLiteKeyRefolding.hasQueuedRows(connection) {
-            try connection.transaction(.immediate) { _ = try SQLiteKeyRefolding.refoldQueued(on: connection) }
-        }
-    }
-
-    /// Refuses what SQLite would misuse (a directory; an empty file, which SQLite would turn into
-    /// a new database), and creates the parent directory of a new file.
-    private static func checkFile(at path: String, configuration: Configuration) throws {
-        guard path != ":memory:", !path.isEmpty, !path.hasPrefix("file:") else { return }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw CatalogueError.isDirectory(path: path) }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-            if size == 0 { throw CatalogueError.emptyFile(path: path) }
-        } else if !configuration.readOnly {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            if !FileManager.default.fileExists(atPath: directory) {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            }
-        }
-    }
 
     /// Registers `catalogue_fold(text, options)`, which queries use for columns without a key.
     static func registerFunctions(on connection: Connection) throws {

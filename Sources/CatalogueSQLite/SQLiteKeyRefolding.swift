@@ -19,6 +19,18 @@ enum SQLiteKeyRefolding {
         try hasQueue(db) && db.scalar("SELECT EXISTS (SELECT 1 FROM catalogue_refold)") == 1
     }
 
+    /// Folds the queued keys of the catalogue at `path` through a connection of its own, opened
+    /// for writing and closed again, after the integrity check; returns how many keys changed.
+    static func refoldQueued(atPath path: String, configuration: Configuration) throws -> Int {
+        let db = try Connection(path: path, configuration: configuration)
+        try SQLiteEngine.registerFunctions(on: db)
+        return try db.transaction(.immediate) {
+            guard try hasQueuedRows(db) else { return 0 }
+            try IntegrityGate.check(db, path: path)
+            return try refoldQueued(on: db)
+        }
+    }
+
     /// Folds every queued row's keys and empties the queue, in the caller's transaction;
     /// returns how many keys changed. Entries that do not name a value column and its `_key`
     /// column are dropped without effect.
@@ -89,18 +101,30 @@ enum SQLiteKeyRefolding {
 
 extension SQLiteEngine {
     /// Folds the keys of rows other tools wrote and that wait in the queue (see migration 0003),
-    /// in a write transaction of its own; returns how many keys changed. Does nothing on a
-    /// read-only catalogue, or when nothing waits.
+    /// in a write transaction of its own; returns how many keys changed. Does nothing when
+    /// nothing waits, or when this user cannot write the file.
+    ///
+    /// A catalogue opened with ``CatalogueAccess/readOnly`` on a file this user can write folds
+    /// them too, through a short connection of its own: the keys are data derived from the rows,
+    /// not a change of schema, and without them the rows could not be found.
     ///
     /// ```swift
     /// try catalogue.sqlite?.refoldQueuedKeys()
     /// ```
     @discardableResult
     public func refoldQueuedKeys() throws -> Int {
-        guard !isReadOnly else { return 0 }
+        guard !isReadOnly else {
+            guard let configuration = asideConfiguration,
+                  try database.inDatabase({ try SQLiteKeyRefolding.hasQueuedRows($0) })
+            else { return 0 }
+            return try SQLiteKeyRefolding.refoldQueued(atPath: path, configuration: configuration)
+        }
         return try database.inDatabase { db in
             guard try SQLiteKeyRefolding.hasQueuedRows(db) else { return 0 }
-            return try db.transaction(.immediate) { try SQLiteKeyRefolding.refoldQueued(on: db) }
+            return try db.transaction(.immediate) {
+                try integrity.verify(db)
+                return try SQLiteKeyRefolding.refoldQueued(on: db)
+            }
         }
     }
 
@@ -109,7 +133,9 @@ extension SQLiteEngine {
     /// keys changed.
     @discardableResult
     public func reindexKeys() throws -> Int {
-        try database.write { db in
+        try checkWritable()
+        return try database.write { db in
+            try integrity.verify(db)
             let changed = try SQLiteKeyRefolding.refoldAll(Country.self, on: db) + SQLiteKeyRefolding.refoldAll(Product.self, on: db)
             if try SQLiteKeyRefolding.hasQueue(db) { try db.execute("DELETE FROM catalogue_refold") }
             return changed

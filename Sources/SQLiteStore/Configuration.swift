@@ -17,8 +17,19 @@ public struct Configuration: Sendable, Hashable {
     /// Enforce foreign keys (`PRAGMA foreign_keys = ON`).
     public var foreignKeys = true
     /// How long a statement waits for a lock held by another connection before failing with
-    /// `SQLITE_BUSY`.
+    /// `SQLITE_BUSY`. Write transactions wait for ``writeLockTimeout`` instead.
     public var busyTimeout: Duration = .seconds(5)
+    /// How long the start of a write transaction (``TransactionKind/immediate`` or
+    /// ``TransactionKind/exclusive``) waits for another connection's write transaction to end
+    /// before failing with `SQLITE_BUSY`: nil, the default, waits as long as it takes, so a
+    /// second writer queues behind the first instead of failing.
+    public var writeLockTimeout: Duration? = nil
+    /// Open the file as immutable (SQLite's `immutable=1`): read-only, without locks and without
+    /// the `-wal` and `-shm` files. Only safe while no other connection changes the file.
+    public var immutable = false
+    /// Never create or write the `-shm` file (SQLite's `readonly_shm=1`), for a read-only
+    /// connection by a user who cannot write the database file.
+    public var readOnlySharedMemory = false
     /// The most prepared statements ``Connection/cachedStatement(_:)`` keeps.
     public var statementCacheCapacity = 64
     /// Keep statement arguments in ``DatabaseError/arguments``. Off by default: arguments may hold
@@ -29,8 +40,14 @@ public struct Configuration: Sendable, Hashable {
 
     /// The busy timeout in whole milliseconds, as `sqlite3_busy_timeout` takes it.
     var busyTimeoutMilliseconds: Int32 {
-        let (seconds, attoseconds) = busyTimeout.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        return Int32(clamping: max(0, milliseconds))
+        Self.milliseconds(busyTimeout)
+    }
+
+    /// `duration` in whole milliseconds, clamped to `0...Int32.max`.
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        guard seconds < Int64(Int32.max) / 1000 else { return Int32.max }
+        return Int32(clamping: max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
     }
 }

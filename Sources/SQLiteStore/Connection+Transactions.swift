@@ -4,7 +4,8 @@ import CSQLite
 public enum TransactionKind: String, Sendable {
     /// Locks are taken by the first read or write.
     case deferred = "DEFERRED"
-    /// The write lock is taken at once; other writers wait (up to the busy timeout).
+    /// The write lock is taken at once; other writers wait (up to
+    /// ``Configuration/writeLockTimeout``).
     case immediate = "IMMEDIATE"
     /// Like immediate; in rollback-journal mode, readers are excluded too.
     case exclusive = "EXCLUSIVE"
@@ -21,17 +22,23 @@ extension Connection {
     ///
     /// Inside an open transaction, this runs `body` in a savepoint instead, so transactions nest.
     ///
+    /// An immediate or exclusive transaction first waits for another connection's write
+    /// transaction to end, up to ``Configuration/writeLockTimeout`` (by default as long as it
+    /// takes); `whileWaiting` is called once if it has to wait.
+    ///
     /// ```swift
     /// try db.transaction {
     ///     try db.execute("DELETE FROM product WHERE year < ?", [2000])
     ///     try db.execute("INSERT INTO product (name, type) VALUES (?, ?)", ["iPod", "device"])
     /// }
     /// ```
-    public func transaction<T>(_ kind: TransactionKind = .deferred, _ body: () throws -> T) throws -> T {
+    public func transaction<T>(
+        _ kind: TransactionKind = .deferred, whileWaiting: (() -> Void)? = nil, _ body: () throws -> T
+    ) throws -> T {
         if isInTransaction {
             return try savepoint(body)
         }
-        try cachedStatement("BEGIN \(kind.rawValue) TRANSACTION").execute()
+        try beginTransaction(kind, whileWaiting: whileWaiting)
         let result: T
         do {
             result = try body()

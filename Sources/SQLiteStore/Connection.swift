@@ -41,14 +41,16 @@ public final class Connection {
         self.statementCache = StatementCache(capacity: configuration.statementCacheCapacity)
 
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        if configuration.readOnly {
+        if configuration.readOnly || configuration.immutable {
             flags |= SQLITE_OPEN_READONLY
         } else {
             flags |= SQLITE_OPEN_READWRITE
             if configuration.createIfMissing { flags |= SQLITE_OPEN_CREATE }
         }
+        let filename = Self.openName(path: path, configuration: configuration)
+        if filename != path { flags |= SQLITE_OPEN_URI }
         var opened: OpaquePointer?
-        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        let code = sqlite3_open_v2(filename, &opened, flags, nil)
         guard let opened else {
             throw DatabaseError(code: .SQLITE_NOMEM, message: "cannot allocate a connection to \(path)")
         }
@@ -71,13 +73,8 @@ public final class Connection {
             if configuration.foreignKeys {
                 try execute("PRAGMA foreign_keys = ON")
             }
-            if configuration.writeAheadLogging, !configuration.readOnly, !isInMemory {
-                let mode: String? = try scalar("PRAGMA journal_mode = WAL")
-                if mode?.lowercased() != "wal" {
-                    throw DatabaseError(
-                        code: .SQLITE_ERROR,
-                        message: "cannot switch \(path) to write-ahead logging (journal mode is \(mode ?? "unknown"))")
-                }
+            if configuration.writeAheadLogging, !configuration.readOnly, !configuration.immutable, !isInMemory {
+                try enableWriteAheadLogging()
             }
         } catch {
             statementCache.removeAll()

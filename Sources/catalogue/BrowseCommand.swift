@@ -38,7 +38,7 @@ struct BrowseCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalogue = try global.openCatalogue()
+        let catalogue = try global.openCatalogue(access: .readOnly)
         try browse(entity.recordType, in: catalogue)
     }
 

@@ -15,7 +15,7 @@ struct CatalogueCommand: ParsableCommand {
         commandName: "catalogue",
         abstract: "Search a catalogue of countries and products, as you type.",
         discussion: """
-            The database is created, migrated and seeded on first use: --db PATH (before or \
+            The database is created and seeded on first use: --db PATH (before or \
             after the subcommand), else $CATALOGUE_DB, else \
             $XDG_DATA_HOME/catalogue/catalogue.sqlite (~/.local/share/catalogue/catalogue.sqlite).
 
@@ -38,13 +38,27 @@ struct CatalogueCommand: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            try DatabaseInUse.verifyReads()
+            DatabaseInUse.close()
+            try standardOutput.finish()
         } catch {
+            DatabaseInUse.close()
+            // What the command printed before it failed goes out first, unless it may be wrong
+            // or the output itself failed.
+            switch error {
+            case is StandardOutputError, is ExportOutputError, CatalogueError.changedWhileReading:
+                break
+            default:
+                try? standardOutput.finish()
+            }
             Platform.exit(report(error))
         }
     }
 
     /// Prints what `error` means for the user and returns the exit code.
     static func report(_ error: any Error) -> Int32 {
+        // An export's own writer failing is standard output failing.
+        let error: any Error = (error as? ExportOutputError).map { StandardOutputError(code: $0.code) } ?? error
         let code = exitCode(for: error)
         if code == .success {
             // --help, --version
@@ -60,6 +74,13 @@ struct CatalogueCommand: ParsableCommand {
         if let cleanExit = error as? ExitCode {
             return cleanExit.rawValue
         }
+        if let interrupted = error as? ImportInterruptedAfterCommit {
+            standardError("catalogue: \(interrupted)")
+            return 128 + interrupted.signal
+        }
+        if let output = error as? StandardOutputError, output.isBrokenPipe {
+            return 128 + SIGPIPE  // the reader went away: quiet, as a SIGPIPE death is
+        }
         standardError("catalogue: error: \(describe(error))")
         return 1
     }
@@ -74,13 +95,16 @@ struct CatalogueCommand: ParsableCommand {
         return "catalogue \(subcommand) --help"
     }
 
-    /// One line for an error from the library.
+    /// One line for an error from the library: a database error names the file and never
+    /// shows SQL; control characters are escaped.
     static func describe(_ error: any Error) -> String {
-        String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+        let text = (error as? DatabaseError).map(DatabaseInUse.describe) ?? String(describing: error)
+        return TerminalText.escaped(text.split(whereSeparator: \.isNewline).joined(separator: " "))
     }
 }
 
-/// Writes a line to stderr.
+/// Writes a line to stderr, with control characters escaped (it may quote file names and
+/// values from a file).
 func standardError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
 }

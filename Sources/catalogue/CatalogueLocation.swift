@@ -16,7 +16,7 @@ import Darwin
 /// when stderr is a terminal ("created a new catalogue at PATH").
 ///
 /// ```swift
-/// let catalogue = try CatalogueLocation(db: "x.sqlite").open()
+/// let catalogue = try CatalogueLocation(db: "x.sqlite").open(access: .readOnly)
 /// ```
 struct CatalogueLocation {
     /// The database path.
@@ -42,14 +42,19 @@ struct CatalogueLocation {
         URL(fileURLWithPath: path).deletingLastPathComponent().path
     }
 
-    /// Opens the catalogue, creating, migrating and seeding it on first use.
-    func open() throws -> Catalogue {
+    /// Opens the catalogue, creating and seeding it on first use: `.readOnly` for the commands
+    /// that only read (an existing file is never written, a missing one is created),
+    /// `.readWrite` for those that write. A write waits for another writer up to
+    /// `writeLockTimeout` (nil: as long as it takes).
+    func open(access: CatalogueAccess, writeLockTimeout: Duration? = nil) throws -> Catalogue {
         let existed = path == ":memory:" || FileManager.default.fileExists(atPath: path)
         if !existed, !FileManager.default.fileExists(atPath: directory) {
             guard isDefault else { throw CatalogueLocationError.missingDirectory(path: path, directory: directory) }
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        let catalogue = try Catalogue(path: path)
+        var configuration = Configuration()
+        configuration.writeLockTimeout = writeLockTimeout
+        let catalogue = try Catalogue(path: path, configuration: configuration, access: access)
         if !existed, TerminalOutput.isTerminal(STDERR_FILENO) {
             standardError("catalogue: created a new catalogue at \(path)")
         }
@@ -60,9 +65,7 @@ struct CatalogueLocation {
     /// migrating or seeding anything; nil otherwise. For help texts and completions.
     func openExisting() -> Catalogue? {
         guard path != ":memory:", FileManager.default.fileExists(atPath: path) else { return nil }
-        var configuration = Configuration()
-        configuration.readOnly = true
-        return try? Catalogue(path: path, seed: false, configuration: configuration)
+        return try? Catalogue(path: path, seed: false, access: .readOnly)
     }
 }
 

@@ -29,15 +29,17 @@ struct DetailPage: Equatable {
     }
 
     /// The page as text: the title (bold when `style` says so), the subtitles, a blank line and
-    /// the facts with their values aligned, wrapped at `width` cells (nil: no wrapping).
+    /// the facts with their values aligned, wrapped at `width` cells (nil: no wrapping). Control
+    /// characters in the record's text are escaped.
     func text(style: TextStyle, width: Int?) -> String {
-        ([style.bold(title)] + subtitles + [""] + labelled(style: style, width: width)).joined(separator: "\n")
+        ([style.bold(TerminalText.escaped(title))] + subtitles.map(TerminalText.escaped) + [""]
+            + labelled(style: style, width: width)).joined(separator: "\n")
     }
 
     /// The lines after the title and its blank line: what the interactive detail view shows
     /// under its own title.
     func bodyLines(width: Int?) -> [String] {
-        subtitles + (subtitles.isEmpty ? [] : [""]) + labelled(style: TextStyle(enabled: false), width: width)
+        subtitles.map(TerminalText.escaped) + (subtitles.isEmpty ? [] : [""]) + labelled(style: TextStyle(enabled: false), width: width)
     }
 
     /// "Label    value" lines with the values aligned; "—" for no value. Values wrap at word
@@ -47,7 +49,7 @@ struct DetailPage: Equatable {
         let indent = String(repeating: " ", count: labelWidth)
         return facts.map { fact in
             let padded = fact.label + String(repeating: " ", count: labelWidth - fact.label.count)
-            let value = fact.value.flatMap { $0.isEmpty ? nil : $0 } ?? "—"
+            let value = fact.value.flatMap { $0.isEmpty ? nil : TerminalText.escaped($0) } ?? "—"
             let wrapped = Self.wrap(value, width: width.map { max(20, $0 - labelWidth - 1) })
             return style.dim(padded) + wrapped.joined(separator: "\n" + indent)
         }

@@ -31,7 +31,9 @@ struct ExportCommand: ParsableCommand {
     var format: RecordFileFormat = .csv
 
     func run() throws {
-        let catalogue = try global.openCatalogue()
-        try catalogue.exportRecords(entity.recordType, format: format, to: ExportOutput.standardOutput())
+        let catalogue = try global.openCatalogue(access: .readOnly)
+        _ = try standardOutput.withExportOutput { output in
+            try catalogue.exportRecords(entity.recordType, format: format, to: output)
+        }
     }
 }

@@ -7,7 +7,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The database file; created, migrated and seeded on first use.",
+            "The database file; created and seeded on first use.",
             discussion: """
                 Default: $CATALOGUE_DB, else $XDG_DATA_HOME/catalogue/catalogue.sqlite (its \
                 directory is created if needed; for another path the directory must exist).
@@ -25,9 +25,14 @@ struct GlobalOptions: ParsableArguments {
         location.path
     }
 
-    /// Opens the catalogue.
-    func openCatalogue() throws -> Catalogue {
-        try location.open()
+    /// Opens the catalogue: `.readOnly` for the commands that only read (an existing file is
+    /// never written, a missing one is created), `.readWrite` for import. A write waits for
+    /// another writer up to `writeLockTimeout` (nil: as long as it takes).
+    func openCatalogue(access: CatalogueAccess, writeLockTimeout: Duration? = nil) throws -> Catalogue {
+        DatabaseInUse.path.withLock { $0 = location.path }
+        let catalogue = try location.open(access: access, writeLockTimeout: writeLockTimeout)
+        DatabaseInUse.catalogue.withLock { $0 = catalogue }
+        return catalogue
     }
 }
 

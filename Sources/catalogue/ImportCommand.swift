@@ -21,7 +21,20 @@ struct ImportCommand: ParsableCommand {
             With --on-error abort (the default), the first bad row stops the import and \
             nothing is written: "catalogue: error: FILE:LINE: column: reason", exit code 1. \
             With --on-error skip, bad rows are reported on stderr as "FILE:LINE: column: \
-            reason" and the rest is imported. LINE is the line on which the row starts.
+            reason" and the rest is imported. LINE is the line of the value at fault: in CSV \
+            the line on which the row starts, in JSON and NDJSON the line of the field (of the \
+            object when no field is at fault). Years and prices are plain decimal numbers \
+            (2007, 4.5); +2007, 2e3 and 0x7D7 are refused.
+
+            An existing row is updated only in the columns the file has: importing code and \
+            name renames a country and keeps the rest. A file that changes nothing leaves the \
+            database untouched.
+
+            Only one import writes at a time: another one waits for it to finish, showing \
+            "waiting for another import to finish…" on a terminal, for as long as it takes \
+            unless --wait-timeout says otherwise. Interrupted (Ctrl-C, SIGTERM) before the \
+            commit, nothing is imported and the message says so; from the commit on, the \
+            summary is printed first.
 
             The format comes from the file's extension (.csv, .json, .ndjson or .jsonl) unless \
             --format is given; for standard input (-), from its first character other than \
@@ -54,8 +67,13 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("on-error"), help: "What to do with a bad row: abort (import nothing) or skip it.")
     var onError: ImportErrorPolicy = .abort
 
-    @Flag(help: "Check and count every row, then roll back: nothing is written.")
+    @Flag(help: "Check and count every row, then roll back: nothing is written (no write access needed).")
     var dryRun = false
+
+    @Option(name: .customLong("wait-timeout"), help: ArgumentHelp(
+        "How long to wait for another import to finish, in seconds.",
+        discussion: "Default: no limit.", valueName: "seconds"))
+    var waitTimeout: Double?
 
     /// The format to read, when the options or the file name tell (standard input: nil
     /// without --format, sniffed from its content).
@@ -64,6 +82,9 @@ struct ImportCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if let waitTimeout, !(waitTimeout >= 0 && waitTimeout < 1e9) {
+            throw ValidationError("--wait-timeout must be a number of seconds, 0 or more, not \(waitTimeout)")
+        }
         guard resolvedFormat != nil || file == "-" else {
             throw ValidationError(
                 "cannot tell the format of '\(file)' from its extension; use --format csv, json or ndjson")
@@ -74,7 +95,9 @@ struct ImportCommand: ParsableCommand {
         // Open the input first: a missing file must not create a database.
         let input = file == "-" ? ImportInput.standardInput() : try ImportInput(path: file)
         let options = ImportOptions(format: try resolvedFormat ?? input.sniffedFormat(), onError: onError, dryRun: dryRun)
-        let catalogue = try global.openCatalogue()
+        DatabaseInUse.waitTimeout.withLock { $0 = waitTimeout }
+        let catalogue = try global.openCatalogue(
+            access: .readWrite, writeLockTimeout: waitTimeout.map { .milliseconds(Int64(($0 * 1000).rounded())) })
         try importRecords(entity.recordType, from: input, options: options, into: catalogue)
     }
 
@@ -83,15 +106,26 @@ struct ImportCommand: ParsableCommand {
     ) throws {
         let bar = ImportProgressBar()
         defer { bar.clear() }
+        ImportSignals.install(clearsLine: bar.enabled)
         let start = monotonicSeconds()
-        let progress: (ImportProgress) -> Void = { bar.update($0) }
+        let progress: (ImportProgress) -> Void = { progress in
+            if progress.phase == .committing { ImportSignals.committing() }
+            bar.update(progress)
+        }
         let skipped: (ImportIssue) -> Void = { issue in
             bar.clear()
             standardError(issue.description)
         }
         let counts = try catalogue.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
         bar.clear()
-        print(Self.summary(counts, entity: R.entity, seconds: monotonicSeconds() - start, dryRun: dryRun))
+        standardOutput.print(Self.summary(counts, entity: R.entity, seconds: monotonicSeconds() - start, dryRun: dryRun))
+        do {
+            try standardOutput.finish()
+        } catch let error as StandardOutputError where !error.isBrokenPipe {
+            throw ImportReportError(output: error, written: !dryRun && counts.added + counts.updated > 0)
+        }
+        let signal = ImportSignals.pendingSignal
+        if signal != 0 { throw ImportInterruptedAfterCommit(signal: signal) }
         if counts.imported == 0, counts.skipped > 0 {
             standardError("catalogue: error: nothing imported: every row of \(input.name) was skipped")
             throw ExitCode(1)
@@ -108,6 +142,26 @@ struct ImportCommand: ParsableCommand {
         let time = String(format2: seconds)
         let text = "\(entity.count(counts.imported)) (\(parts.joined(separator: ", "))) in \(time) s"
         return dryRun ? "Dry run: would import \(text); nothing was written" : "Imported \(text)"
+    }
+}
+
+/// A signal arrived while the import was committing: the summary is out, the process ends
+/// with status 128 + signal.
+struct ImportInterruptedAfterCommit: Error, CustomStringConvertible {
+    let signal: Int32
+
+    var description: String {
+        "interrupted (signal \(signal)) after the import was committed"
+    }
+}
+
+/// The summary of an import could not be written; says whether the import landed anyway.
+struct ImportReportError: Error, CustomStringConvertible {
+    let output: StandardOutputError
+    let written: Bool
+
+    var description: String {
+        output.description + (written ? "; the import was committed" : "; nothing was written")
     }
 }
 

@@ -13,7 +13,8 @@ import Darwin
 /// small file never shows one), redraws at most ten times a second, and is erased before any
 /// other message and at the end.
 final class ImportProgressBar {
-    private let enabled: Bool
+    /// Whether the bar draws (stderr is a terminal).
+    let enabled: Bool
     private let start = monotonicSeconds()
     private var lastDraw = 0.0
     private var visible = false
@@ -26,6 +27,17 @@ final class ImportProgressBar {
     /// Shows `progress`, if the bar is due (always for a new phase).
     func update(_ progress: ImportProgress) {
         guard enabled else { return }
+        switch progress.phase {
+        case .waitingForWriter:
+            // At once: the user should know why nothing moves.
+            writeError("\r" + Self.waitingLine + "\u{1B}[K")
+            visible = true
+            return
+        case .committing:
+            return
+        case .rows, .indexing:
+            break
+        }
         let now = monotonicSeconds()
         let elapsed = now - start
         guard elapsed >= 0.5, now - lastDraw >= 0.1 || progress.phase != .rows else { return }
@@ -35,6 +47,9 @@ final class ImportProgressBar {
         writeError("\r" + line + "\u{1B}[K")
         visible = true
     }
+
+    /// What the bar shows while another process writes to the catalogue.
+    static let waitingLine = "waiting for another import to finish…"
 
     /// Erases the bar (before a message, and at the end).
     func clear() {

@@ -29,17 +29,17 @@ struct IndexCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalogue = try global.openCatalogue()
+        let catalogue = try global.openCatalogue(access: .readOnly)
         let sections = try sections(of: entity.recordType, in: catalogue)
         switch format {
         case .table:
             let width = sections.map(\.name.count).max() ?? 1
             for section in sections {
-                Swift.print(section.name + String(repeating: " ", count: width - section.name.count + 2)
+                standardOutput.print(section.name + String(repeating: " ", count: width - section.name.count + 2)
                     + FieldFormat.grouped(Int64(section.numberOfObjects)))
             }
         case .json:
-            Swift.print("[" + sections.map {
+            standardOutput.print("[" + sections.map {
                 "{\"title\":\(JSONText.string($0.name)),\"count\":\($0.numberOfObjects)}"
             }.joined(separator: ",") + "]")
         }

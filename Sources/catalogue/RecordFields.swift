@@ -6,7 +6,8 @@ struct RecordField {
     let key: String
     let header: String
     let value: DatabaseValue
-    /// Table text for the value ("599.00" for prices, "49,648,685" for populations).
+    /// Table text for the value ("599.00" for prices, "49,648,685" for populations), control
+    /// characters escaped.
     let display: String
     /// Numbers align right in tables.
     let isNumeric: Bool
@@ -16,7 +17,7 @@ struct RecordField {
         key = field.name
         header = field.label
         value = field.value(record)
-        display = field.format.text(value)
+        display = TerminalText.escaped(field.format.text(value))
         isNumeric = field.isNumeric
     }
 }

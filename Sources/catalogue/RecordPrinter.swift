@@ -11,17 +11,17 @@ struct RecordPrinter {
         switch format {
         case .table:
             if !rows.isEmpty {
-                Swift.print(TableText.render(rows))
+                standardOutput.print(TableText.render(rows))
             }
-            Swift.print(summary)
+            standardOutput.print(summary)
         case .json:
-            Swift.print("[" + rows.map { JSONText.object($0) }.joined(separator: ",\n ") + "]")
+            standardOutput.print("[" + rows.map { JSONText.object($0) }.joined(separator: ",\n ") + "]")
         case .ndjson:
-            for row in rows { Swift.print(JSONText.object(row)) }
+            for row in rows { standardOutput.print(JSONText.object(row)) }
         case .csv:
-            Swift.print(CSVText.line(keys), terminator: "\r\n")
+            standardOutput.print(CSVText.line(keys), terminator: "\r\n")
             for row in rows {
-                Swift.print(CSVText.line(row.map { $0.value.isNull ? "" : $0.plainText }), terminator: "\r\n")
+                standardOutput.print(CSVText.line(row.map { $0.value.isNull ? "" : $0.plainText }), terminator: "\r\n")
             }
         }
     }

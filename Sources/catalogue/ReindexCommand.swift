@@ -22,12 +22,12 @@ struct ReindexCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let catalogue = try global.openCatalogue()
+        let catalogue = try global.openCatalogue(access: .readWrite)
         guard let sqlite = catalogue.sqlite else {
-            print("Nothing to do: on \(catalogue.engine.name), only CatalogueKit writes the keys.")
+            standardOutput.print("Nothing to do: on \(catalogue.engine.name), only CatalogueKit writes the keys.")
             return
         }
         let changed = try sqlite.reindexKeys()
-        print(changed == 0 ? "Every key was up to date." : "\(FieldFormat.grouped(Int64(changed))) keys folded again.")
+        standardOutput.print(changed == 0 ? "Every key was up to date." : "\(FieldFormat.grouped(Int64(changed))) keys folded again.")
     }
 }

@@ -69,7 +69,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalogue = try global.openCatalogue()
+        let catalogue = try global.openCatalogue(access: .readOnly)
         try search(entity.recordType, in: catalogue)
     }
 

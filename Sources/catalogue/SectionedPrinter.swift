@@ -15,28 +15,28 @@ struct SectionedPrinter {
     func print(_ sections: [(title: String, rows: [[RecordField]])]) {
         switch format {
         case .json:
-            Swift.print("[" + sections.map { section in
+            standardOutput.print("[" + sections.map { section in
                 "{\"title\":\(JSONText.string(section.title)),\"rows\":[" + section.rows.map(JSONText.object).joined(separator: ",") + "]}"
             }.joined(separator: ",\n ") + "]")
         case .table:
             let allRows = sections.flatMap(\.rows)
             guard !allRows.isEmpty else {
-                Swift.print("No items found")
+                standardOutput.print("No items found")
                 return
             }
             // One table for every row, so columns align across sections; section headers between.
             let lines = TableText.render(allRows).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            Swift.print(lines[0])
-            Swift.print(lines[1])
+            standardOutput.print(lines[0])
+            standardOutput.print(lines[1])
             var next = 2
             for section in sections {
-                Swift.print("")
-                Swift.print("\(section.title) (\(section.rows.count))")
-                for line in lines[next..<next + section.rows.count] { Swift.print(line) }
+                standardOutput.print("")
+                standardOutput.print("\(section.title) (\(section.rows.count))")
+                for line in lines[next..<next + section.rows.count] { standardOutput.print(line) }
                 next += section.rows.count
             }
-            Swift.print("")
-            Swift.print(ResultCountText.found(allRows.count))
+            standardOutput.print("")
+            standardOutput.print(ResultCountText.found(allRows.count))
         }
     }
 }

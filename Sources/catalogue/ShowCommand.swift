@@ -56,7 +56,7 @@ struct ShowCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalogue = try global.openCatalogue()
+        let catalogue = try global.openCatalogue(access: .readOnly)
         try show(resolvedEntity.recordType, in: catalogue)
     }
 
@@ -68,13 +68,15 @@ struct ShowCommand: ParsableCommand {
         }
         switch format {
         case .json:
-            let output = ExportOutput.standardOutput()
-            _ = try catalogue.read { db in try RecordExporter<R>(format: .ndjson).export(from: db, to: output, id: id) }
-            try output.flush()
+            _ = try catalogue.read { db in
+                try standardOutput.withExportOutput { output in
+                    try RecordExporter<R>(format: .ndjson).export(from: db, to: output, id: id)
+                }
+            }
         case .table:
             let style = TextStyle(enabled: TerminalOutput.usesColour(STDOUT_FILENO))
             let width = TerminalOutput.isTerminal(STDOUT_FILENO) ? TerminalOutput.columns(of: STDOUT_FILENO) : nil
-            print(try record.detailPage(in: catalogue).text(style: style, width: width))
+            standardOutput.print(try record.detailPage(in: catalogue).text(style: style, width: width))
         }
     }
 

@@ -66,6 +66,13 @@ struct HostileSearchTextTests {
         #expect(try catalogue.records(CatalogueSearch.countries(matching: "cote")).map(\.name) == ["Côte d'Ivoire"])
     }
 
+    @Test("The hostile texts are all different (the count RELIABILITY.md quotes)")
+    func distinctTexts() {
+        #expect(Set(Self.texts.map(\.text)).count == Self.texts.count)
+        let searches = MatchMode.allCases.count * (CountryScope.allCases.count + Self.productScopes.count)
+        print("hostile search text (library): \(Self.texts.count) texts × \(searches) searches each")
+    }
+
     @Test("Hostile text is searched literally, not as syntax")
     func literalMatches() throws {
         let catalogue = try seededCatalogue()

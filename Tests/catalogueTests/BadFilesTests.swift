@@ -37,13 +37,25 @@ struct BadFilesTests {
         try expectRefused(runner, path: path, message: "file is not a database")
     }
 
-    @Test("A directory is refused")
+    @Test("A directory is refused: one line, and nothing is created or changed in it")
     func directory() throws {
         let runner = try CommandRunner()
         defer { runner.cleanUp() }
-        let result = try runner.run(["search", "x", "--db", runner.directory.path])
-        #expect(result.status == 1)
-        #expect(result.standardError.hasPrefix("catalogue: error: cannot open \(runner.directory.path): it is a directory"))
+        let directory = runner.directory.appendingPathComponent("a-directory")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("kept".utf8).write(to: directory.appendingPathComponent("inside.txt"))
+        let parentBefore = try FileManager.default.contentsOfDirectory(atPath: runner.directory.path).sorted()
+        for arguments in [["search", "x"], ["import", "products", "-"], ["export", "countries"]] {
+            let result = try runner.run(arguments + ["--db", directory.path], input: Data("name,type\na,b\n".utf8))
+            #expect(result.status == 1, "\(arguments)")
+            let lines = result.standardError.split(separator: "\n")
+            #expect(lines.count == 1, "\(arguments): \(result.standardError)")
+            #expect(result.standardError == "catalogue: error: cannot open \(directory.path): it is a directory, not a catalogue database\n")
+            #expect(result.standardOutput.isEmpty)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["inside.txt"], "\(arguments)")
+            #expect(FileManager.default.contents(atPath: directory.appendingPathComponent("inside.txt").path) == Data("kept".utf8))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: runner.directory.path).sorted() == parentBefore, "\(arguments)")
+        }
     }
 
     /// A catalogue made by the binary, checkpointed so the main file holds everything.
@@ -62,7 +74,7 @@ struct BadFilesTests {
         let path = try makeCatalogue(runner, name: "truncated.sqlite")
         let bytes = try #require(FileManager.default.contents(atPath: path))
         try bytes.prefix(bytes.count / 3).write(to: URL(fileURLWithPath: path))
-        try expectRefused(runner, path: path, arguments: ["search", "--limit", "0", "a"], message: "cannot open")
+        try expectRefused(runner, path: path, arguments: ["search", "--limit", "0", "a"], message: "database disk image is malformed")
     }
 
     @Test("A database from a newer version of the schema is refused and left unchanged")

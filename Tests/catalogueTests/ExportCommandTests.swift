@@ -15,7 +15,7 @@ struct ExportCommandTests {
         try extra.write(toFile: extraFile, atomically: true, encoding: .utf8)
         #expect(try runner.run(["import", "products", extraFile]).status == 0)
         let countryFile = runner.directory.appendingPathComponent("xz.ndjson").path
-        try #"{"code": "XZ", "name": "Zed, \"the\" land", "area_km2": 1e20, "aliases": ["Z land", "Zedland"]}"#
+        try #"{"code": "XZ", "name": "Zed, \"the\" land", "area_km2": 100000000000000000000, "aliases": ["Z land", "Zedland"]}"#
             .write(toFile: countryFile, atomically: true, encoding: .utf8)
         #expect(try runner.run(["import", "countries", countryFile]).status == 0)
 

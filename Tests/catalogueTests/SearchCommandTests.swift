@@ -166,11 +166,19 @@ struct SearchCommandTests {
         #expect(result.standardError.hasSuffix("Run 'catalogue search --help' for usage.\n"), "\(result.standardError)")
     }
 
-    @Test("Hostile text gives results or an empty list, never an error", arguments: [
+    static let hostileTexts = [
         "\"", "*", "^", ":", "-", "(", ")", "NEAR", "AND", "OR", "NOT", "C++", "\"unterminated",
         "'; DROP TABLE country; --", "%", "_", "\\", "a\u{1}b", "\u{7F}", "\u{FFFD}", "🇫🇷", "שלום",
         "100 KB of text",
-    ])
+    ]
+
+    @Test("The hostile texts are all different (the count RELIABILITY.md quotes)")
+    func distinctHostileTexts() {
+        #expect(Set(Self.hostileTexts).count == Self.hostileTexts.count)
+        print("hostile search text (binary): \(Self.hostileTexts.count) texts × 8 searches each")
+    }
+
+    @Test("Hostile text gives results or an empty list, never an error", arguments: hostileTexts)
     func hostileText(text: String) throws {
         let text = text == "100 KB of text" ? String(repeating: "ab", count: 50_000) : text
         let runner = try CommandRunner()

@@ -55,11 +55,24 @@ extension Catalogue {
     }
 }
 
-/// Runs `body` on a global queue's thread and returns its result to the awaiting task.
-func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+/// Runs blocking database work off the awaiting task's thread and returns its result to it.
+///
+/// The work goes to a private concurrent queue, not to `DispatchQueue.global()`: a global
+/// queue runs no more work items at once than there are cores, so an app (or a test runner)
+/// whose own blocking items fill it would stall every catalogue call behind them. A private
+/// queue gets a thread of its own when the others are blocked.
+///
+/// ```swift
+/// let count = try await offload { try catalogue.fetchCount(request) }
+/// ```
+package func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global(qos: .userInitiated).async {
+        blockingWorkQueue.async {
             continuation.resume(with: Result { try body() })
         }
     }
 }
+
+/// Where ``offload(_:)`` runs blocking work.
+private let blockingWorkQueue = DispatchQueue(
+    label: "CatalogueKit.blocking-work", qos: .userInitiated, attributes: .concurrent)

@@ -9,6 +9,17 @@ extension Catalogue {
     /// - With ``ImportOptions/dryRun``, every row is checked and counted, then the transaction is
     ///   rolled back.
     ///
+    /// An import that changes no row (a header-only file, a re-import of the same rows) is
+    /// rolled back, so the file is not touched. An existing record is updated only in the
+    /// columns the file has: importing `code,name` renames a country and keeps its capital.
+    ///
+    /// The import waits for another connection's write transaction to end (on SQLite, see
+    /// `Configuration.writeLockTimeout`), reporting ``ImportProgress/Phase/waitingForWriter``
+    /// meanwhile. On SQLite its first write checks the file (`PRAGMA quick_check`) and throws
+    /// ``CatalogueError/corrupt(path:detail:)`` without writing when it is damaged; a read-only
+    /// catalogue throws ``CatalogueError/readOnly(path:)``, except for a dry run, which then runs
+    /// on a copy in memory.
+    ///
     /// A bad header (an unknown, duplicate or missing column) and a syntax error in a JSON array
     /// stop the import under either policy. The input is read in chunks: memory does not grow
     /// with its size. Folded keys, aliases and the full-text index are written with each row.

@@ -82,6 +82,11 @@ public struct ImportProgress: Sendable, Hashable {
         /// Every row is written; building the indexes deferred until the end (full-text
         /// entries, and the name indexes of a big import) before the commit.
         case indexing
+        /// Another connection is writing; the import waits for it to finish.
+        case waitingForWriter
+        /// Every row is written and indexed; the transaction is about to be committed. Once
+        /// this is reported, an interrupted process may have committed the import.
+        case committing
     }
 
     /// What the import is doing.

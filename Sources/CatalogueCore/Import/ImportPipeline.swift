@@ -18,8 +18,9 @@ import Foundation
 final class ImportPipeline<R: ImportableRecord>: @unchecked Sendable {
     /// One row of the file, in order.
     enum Item {
-        /// A record and, when prepared, its written values.
-        case row(line: Int, record: R, values: [DatabaseValue]?)
+        /// A record, its written values when prepared, and which of its stored columns the file
+        /// has (nil: all of them).
+        case row(line: Int, record: R, values: [DatabaseValue]?, assigned: [Bool]?)
         /// A row that cannot be stored.
         case issue(ImportIssue)
     }
@@ -49,6 +50,10 @@ final class ImportPipeline<R: ImportableRecord>: @unchecked Sendable {
     private let source: any ImportRowSource
     private let inputName: String
     private let preparesValues: Bool
+    /// For each of `R.schema.columns`, the import column of the same name, if any.
+    private let importIndexOfColumn: [Int?]
+    private var lastPresent: [Bool] = []
+    private var lastAssigned: [Bool]?
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -62,6 +67,9 @@ final class ImportPipeline<R: ImportableRecord>: @unchecked Sendable {
         self.source = source
         self.inputName = inputName
         self.preparesValues = preparesValues
+        importIndexOfColumn = R.schema.columns.map { name in
+            R.importColumns.firstIndex { $0.name == name && !$0.isIgnored }
+        }
     }
 
     /// Starts the reading thread.
@@ -132,10 +140,23 @@ final class ImportPipeline<R: ImportableRecord>: @unchecked Sendable {
     private func prepare(_ row: SourceRow) -> Item {
         do {
             let record = try R(importing: row.row)
-            return .row(line: row.line, record: record, values: preparesValues ? record.writtenValues : nil)
+            return .row(
+                line: row.line, record: record, values: preparesValues ? record.writtenValues : nil,
+                assigned: assignedColumns(row.row))
         } catch {
             return .issue(ImportIssue(source: inputName, line: row.line(of: error.column), column: error.column, reason: error.reason))
         }
+    }
+
+    /// Which stored columns `row` assigns: those whose import column the file has (a stored
+    /// column with no import column of its name is always assigned). Nil when all are.
+    private func assignedColumns(_ row: ImportRow) -> [Bool]? {
+        // CSV rows all share their header's flags: compute once.
+        if row.isPresent == lastPresent { return lastAssigned }
+        let assigned = importIndexOfColumn.map { index in index.map { row.isPresent[$0] } ?? true }
+        lastPresent = row.isPresent
+        lastAssigned = assigned.allSatisfy { $0 } ? nil : assigned
+        return lastAssigned
     }
 
     /// Queues a batch, waiting for room; false when the import stopped.

@@ -15,11 +15,17 @@ public struct ImportRow: Sendable {
     public let columns: [ImportColumn]
     /// One value per column (`.null` where the file has none).
     public let values: [ImportValue]
+    /// Whether the file has each column (a CSV header names it; a JSON object has the key),
+    /// whatever its value. An import updates an existing record only in the columns present.
+    public let isPresent: [Bool]
 
-    public init(columns: [ImportColumn], values: [ImportValue]) {
+    /// A row; `present` says which columns the file has (nil: all of them).
+    public init(columns: [ImportColumn], values: [ImportValue], present: [Bool]? = nil) {
         precondition(columns.count == values.count, "one value per import column")
+        precondition(present == nil || present?.count == columns.count, "one flag per import column")
         self.columns = columns
         self.values = values
+        self.isPresent = present ?? Array(repeating: true, count: columns.count)
     }
 
     private func error(_ index: Int, _ reason: String) -> ImportFieldError {
@@ -56,15 +62,16 @@ public struct ImportRow: Sendable {
     }
 
     /// The whole number at `index` (spaces around it allowed), or nil when there is none.
+    ///
+    /// Only plain decimal notation is accepted: digits, a leading `-`, and a fraction of zeros
+    /// (`2007`, `2007.0`); `+2000`, `2e3`, `0x7D0` and `1.` are refused.
     public func integer(at index: Int, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(ImportFieldError) -> Int64? {
         guard let text = try numberText(at: index) else { return nil }
-        let value: Int64
-        if let integer = Int64(text) {
-            value = integer
-        } else if let double = Double(text), let integer = Int64(exactly: double) {
-            value = integer  // "2007.0"
-        } else {
+        guard let parts = Self.plainDecimal(text), parts.fraction.allSatisfy({ $0 == UInt8(ascii: "0") }) else {
             throw error(index, "not a whole number: \(Self.quoted(text))")
+        }
+        guard let value = Int64(parts.negative ? "-" + parts.whole : parts.whole) else {
+            throw error(index, "\(Self.quoted(text)) is not between \(range.lowerBound) and \(range.upperBound)")
         }
         if range.lowerBound == 0, value < 0 {
             throw error(index, "must not be negative: \(value)")
@@ -75,16 +82,43 @@ public struct ImportRow: Sendable {
         return value
     }
 
-    /// The finite number at `index`, zero or more, or nil when there is none.
+    /// The number at `index`, zero or more, or nil when there is none.
+    ///
+    /// Only plain decimal notation is accepted (`599`, `0.49`, `-0`); `+1`, `2e3`, `0x1p3`, `1.`,
+    /// `.5`, `nan` and `inf` are refused, and so is a number too large or too small for a
+    /// `Double` (which would become infinity, or silently 0).
     public func nonNegativeNumber(at index: Int) throws(ImportFieldError) -> Double? {
         guard let text = try numberText(at: index) else { return nil }
-        guard let value = Double(text), value.isFinite else {
-            throw error(index, "not a number: \(Self.quoted(text))")
+        guard let parts = Self.plainDecimal(text), let value = Double(text) else {
+            throw error(index, "not a plain decimal number: \(Self.quoted(text))")
+        }
+        let hasDigits = (parts.whole + String(decoding: parts.fraction, as: UTF8.self)).contains { $0 != "0" }
+        guard value.isFinite, value != 0 || !hasDigits else {
+            throw error(index, "out of range: \(Self.quoted(text))")
         }
         guard value >= 0 else {
             throw error(index, "must not be negative: \(text)")
         }
         return value
+    }
+
+    /// The parts of `text` when it is a plain decimal number, `-?[0-9]+(\.[0-9]+)?`.
+    static func plainDecimal(_ text: String) -> (negative: Bool, whole: String, fraction: [UInt8])? {
+        var bytes = Substring(text).utf8[...]
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { bytes = bytes.dropFirst() }
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        let whole = bytes.prefix(while: isDigit)
+        guard !whole.isEmpty else { return nil }
+        bytes = bytes.dropFirst(whole.count)
+        var fraction: [UInt8] = []
+        if bytes.first == UInt8(ascii: ".") {
+            fraction = Array(bytes.dropFirst().prefix(while: isDigit))
+            guard !fraction.isEmpty else { return nil }
+            bytes = bytes.dropFirst(1 + fraction.count)
+        }
+        guard bytes.isEmpty else { return nil }
+        return (negative, String(decoding: whole, as: UTF8.self), fraction)
     }
 
     /// A list at `index`: a JSON array of strings, or text separated by `;` ("UK; Britain").

@@ -61,6 +61,8 @@ final class CSVRowSource: ImportRowSource {
     private let fieldColumns: [Int?]
     private let emptyValues: [ImportValue]
     private let columns: [ImportColumn]
+    /// The columns the header names (the same for every row).
+    private let present: [Bool]
 
     var bytesRead: Int { reader.bytesRead }
 
@@ -102,6 +104,9 @@ final class CSVRowSource: ImportRowSource {
         }
         self.fieldColumns = fieldColumns
         emptyValues = Array(repeating: .null, count: columns.count)
+        var present = Array(repeating: false, count: columns.count)
+        for case let column? in fieldColumns { present[column] = true }
+        self.present = present
     }
 
     func next() throws -> SourceRow? {
@@ -122,7 +127,7 @@ final class CSVRowSource: ImportRowSource {
         for (field, column) in zip(record.fields, fieldColumns) {
             if let column { values[column] = .text(field) }
         }
-        return SourceRow(line: record.line, row: ImportRow(columns: columns, values: values), valueLines: nil)
+        return SourceRow(line: record.line, row: ImportRow(columns: columns, values: values, present: present), valueLines: nil)
     }
 }
 
@@ -153,6 +158,7 @@ final class JSONRowSource: ImportRowSource {
             throw issue
         }
         var values = emptyValues
+        var present = Array(repeating: false, count: values.count)
         var lines = Array(repeating: record.line, count: values.count)
         for (offset, key) in record.keys.enumerated() {
             guard let index = matcher.index(of: key) else {
@@ -160,8 +166,10 @@ final class JSONRowSource: ImportRowSource {
             }
             if matcher.columns[index].isIgnored { continue }
             values[index] = record.values[offset]
+            present[index] = true
             lines[index] = record.valueLines[offset]
         }
-        return SourceRow(line: record.line, row: ImportRow(columns: matcher.columns, values: values), valueLines: lines)
+        return SourceRow(
+            line: record.line, row: ImportRow(columns: matcher.columns, values: values, present: present), valueLines: lines)
     }
 }

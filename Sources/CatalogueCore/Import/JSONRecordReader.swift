@@ -106,7 +106,7 @@ public final class JSONRecordReader {
         errorLine = line
         guard let byte = try stream.peek() else { return nil }
         guard byte == UInt8(ascii: "{") else { throw SyntaxError(message: "expected an object ('{') at the start of the line") }
-        let record = try readObject(newlines: false)
+        let record = try readObject(newlines: false, depth: 1)
         try skipWhitespace(newlines: false)
         errorLine = line
         if let byte = try stream.peek(), byte != UInt8(ascii: "\n") {
@@ -136,7 +136,8 @@ public final class JSONRecordReader {
             return try nextElement()
         case .element:
             guard try stream.peek() == UInt8(ascii: "{") else { throw SyntaxError(message: "expected an object ('{')") }
-            let record = try readObject(newlines: true)
+            // Inside the outer array: the second level.
+            let record = try readObject(newlines: true, depth: 2)
             try skipWhitespace(newlines: true)
             errorLine = line
             switch try stream.peek() {
@@ -172,7 +173,8 @@ public final class JSONRecordReader {
         }
     }
 
-    func readObject(newlines: Bool, depth: Int = 0) throws -> PartialRecord {
+    /// Reads an object whose opening brace is at nesting level `depth` (1 for the outermost).
+    func readObject(newlines: Bool, depth: Int) throws -> PartialRecord {
         var record = PartialRecord(line: line)
         stream.position += 1  // {
         try skipWhitespace(newlines: newlines)
@@ -220,6 +222,7 @@ public final class JSONRecordReader {
         }
     }
 
+    /// Reads a value inside a container at nesting level `depth`.
     private func readValue(problem: inout JSONRecordError?, key: String, newlines: Bool, depth: Int) throws -> ImportValue {
         errorLine = line
         guard let byte = try stream.peek() else { throw SyntaxError(message: "the file ends inside an object") }
@@ -239,6 +242,7 @@ public final class JSONRecordReader {
             return .null
         case UInt8(ascii: "["):
             let arrayLine = line
+            try checkNesting(depth + 1)
             stream.position += 1
             var elements: [ImportValue] = []
             try skipWhitespace(newlines: newlines)
@@ -269,11 +273,19 @@ public final class JSONRecordReader {
             if problem == nil {
                 problem = JSONRecordError(line: line, key: key, message: "nested objects are not supported", isFatal: false)
             }
-            guard depth < 64 else { throw SyntaxError(message: "objects nested too deeply") }
+            try checkNesting(depth + 1)
             _ = try readObject(newlines: newlines, depth: depth + 1)
             return .null
         default:
             throw SyntaxError(message: "expected a value")
+        }
+    }
+
+    /// Refuses a container at nesting level `depth` beyond ``ImportLimits/maximumNestingDepth``,
+    /// so no input can make the reader recurse until the stack overflows.
+    private func checkNesting(_ depth: Int) throws {
+        guard depth <= ImportLimits.maximumNestingDepth else {
+            throw SyntaxError(message: "nesting deeper than \(ImportLimits.maximumNestingDepth) levels")
         }
     }
 }

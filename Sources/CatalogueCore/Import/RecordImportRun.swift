@@ -4,7 +4,7 @@
 /// ```swift
 /// struct Sink: ImportSink {   // an engine's
 ///     var wantsWrittenValues: Bool { true }
-///     func write(_ record: Product, values: [DatabaseValue]?, position: ImportPosition) throws -> UpsertOutcome { … }
+///     func write(_ record: Product, values: [DatabaseValue]?, assigned: [Bool]?, position: ImportPosition) throws -> UpsertOutcome { … }
 ///     func finish() throws -> Bool { false }
 /// }
 /// ```
@@ -13,9 +13,11 @@ package protocol ImportSink<Record> {
     /// Whether each row should come with its ``CatalogueCore/Record/writtenValues``,
     /// computed on the reading thread.
     var wantsWrittenValues: Bool { get }
-    /// Writes one record (upserting it by natural key) and says what happened. Throws
-    /// ``ImportRowRefused`` for a row the database refuses while the transaction goes on.
-    func write(_ record: Record, values: [DatabaseValue]?, position: ImportPosition) throws -> UpsertOutcome
+    /// Writes one record (upserting it by natural key) and says what happened. `assigned` (one
+    /// flag per stored column, nil for all) limits an update of an existing record to the
+    /// columns the import file has. Throws ``ImportRowRefused`` for a row the database refuses
+    /// while the transaction goes on.
+    func write(_ record: Record, values: [DatabaseValue]?, assigned: [Bool]?, position: ImportPosition) throws -> UpsertOutcome
     /// Completes the writes before the commit (builds deferred indexes); true when that took an
     /// indexing phase. Not called for a dry run.
     func finish() throws -> Bool
@@ -95,10 +97,10 @@ package struct RecordImportRun<R: ImportableRecord> {
                 switch item {
                 case .issue(let issue):
                     try refuse(issue)
-                case .row(let line, let record, let values):
+                case .row(let line, let record, let values, let assigned):
                     do {
                         let position = ImportPosition(counts: counts, bytesRead: batch.bytesRead, totalBytes: input.size)
-                        counts.record(try sink.write(record, values: values, position: position))
+                        counts.record(try sink.write(record, values: values, assigned: assigned, position: position))
                     } catch let refused as ImportRowRefused {
                         try refuse(ImportIssue(source: input.name, line: line, column: nil, reason: refused.reason))
                     } catch let error as RecordError {

@@ -69,7 +69,7 @@ public enum Folding {
     }
 
     /// The folded key stored for a column value: the value folded for `[cd]`, NULL for NULL.
-    static func key(for value: DatabaseValue) -> DatabaseValue {
+    package static func key(for value: DatabaseValue) -> DatabaseValue {
         if case .text(let text) = value {
             return .text(fold(text))
         }

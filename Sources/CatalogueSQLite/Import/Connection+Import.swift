@@ -14,16 +14,35 @@ extension Connection {
         _ type: R.Type, from input: ImportInput, options: ImportOptions,
         progress: ((ImportProgress) -> Void)? = nil, skipped: ((ImportIssue) -> Void)? = nil
     ) throws -> ImportCounts {
+        try importRecords(type, from: input, options: options, progress: progress, skipped: skipped, beforeWriting: nil)
+    }
+
+    /// The import, with `beforeWriting` run first inside its transaction (the integrity check).
+    /// It waits for another connection's write to end, reporting
+    /// ``ImportProgress/Phase/waitingForWriter`` meanwhile; an import that changed no row is
+    /// rolled back, so the file is not touched at all.
+    func importRecords<R: ImportableRecord>(
+        _ type: R.Type, from input: ImportInput, options: ImportOptions,
+        progress: ((ImportProgress) -> Void)?, skipped: ((ImportIssue) -> Void)?,
+        beforeWriting: ((Connection) throws -> Void)?
+    ) throws -> ImportCounts {
         let run = RecordImportRun<R>(options: options)
+        let waiting: () -> Void = {
+            progress?(ImportProgress(phase: .waitingForWriter, bytesRead: 0, totalBytes: input.size, rows: 0))
+        }
         return try withImportCache {
             do {
-                return try transaction(.immediate) {
+                return try transaction(.immediate, whileWaiting: waiting) {
+                    try beforeWriting?(self)
                     let sink = try SQLiteImportSink<R>(db: self)
                     let counts = try run.run(input, into: sink, progress: progress, skipped: skipped)
-                    if options.dryRun { throw DryRunRollback(counts: counts) }
+                    // Nothing to keep: roll back, so the file is not touched at all.
+                    if options.dryRun || counts.added + counts.updated == 0 { throw Rollback(counts: counts) }
+                    progress?(ImportProgress(
+                        phase: .committing, bytesRead: input.bytesRead, totalBytes: input.size, rows: counts.rows))
                     return counts
                 }
-            } catch let rollback as DryRunRollback {
+            } catch let rollback as Rollback {
                 return rollback.counts
             }
         }
@@ -46,7 +65,8 @@ extension Connection {
     }
 }
 
-/// Thrown at the end of a dry run to roll its transaction back.
-private struct DryRunRollback: Error {
+/// Thrown at the end of a dry run, or of an import that changed nothing, to roll its
+/// transaction back.
+private struct Rollback: Error {
     let counts: ImportCounts
 }

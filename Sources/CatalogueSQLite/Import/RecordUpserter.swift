@@ -24,6 +24,8 @@ import SQLiteStore
 final class RecordUpserter<R: Record> {
     private let db: Connection
     private let statements: (insert: Statement, update: Statement?)?
+    /// UPDATE statements for rows that assign only some columns, by which columns.
+    private var partialUpdates: [[Bool]: Statement?] = [:]
 
     init(_ db: Connection) throws {
         self.db = db
@@ -47,16 +49,28 @@ final class RecordUpserter<R: Record> {
 
     /// Inserts `record`, or updates the record with its natural key; says which happened.
     /// `values`, when given, are its ``Record/writtenValues``, computed beforehand.
-    func upsert(_ record: R, values: [DatabaseValue]? = nil) throws -> UpsertOutcome {
+    /// `assigned` (one flag per stored column, nil for all) limits an update to the columns the
+    /// import file has; a new record gets no value in the others.
+    func upsert(_ record: R, values: [DatabaseValue]? = nil, assigned: [Bool]? = nil) throws -> UpsertOutcome {
         guard let (insert, update) = statements else {
+            if let assigned { return try db.upsert(record, assigning: assigned) }
             return try db.upsert(record).outcome
         }
         let values = values ?? record.writtenValues
         try run(insert, values)
         if db.changedRowCount > 0 { return .inserted }
-        guard let update else { return .unchanged }
-        try run(update, values)
+        let statement = try assigned.map(partialUpdate) ?? update
+        guard let statement else { return .unchanged }
+        try run(statement, values)
         return db.changedRowCount > 0 ? .updated : .unchanged
+    }
+
+    /// The UPDATE that assigns only the `assigned` columns (nil when it would assign none).
+    private func partialUpdate(_ assigned: [Bool]) throws -> Statement? {
+        if let statement = partialUpdates[assigned] { return statement }
+        let statement = try Self.plan(assigned: assigned)?.update.map(db.makeStatement)
+        partialUpdates[assigned] = statement
+        return statement
     }
 
     private func run(_ statement: Statement, _ values: [DatabaseValue]) throws {
@@ -79,7 +93,9 @@ final class RecordUpserter<R: Record> {
         plan().map { ($0.insert, $0.update) }
     }
 
-    private static func plan() -> (insert: String, update: String?, assigned: [String])? {
+    /// The statements' SQL; with `assigned` (one flag per stored column), an UPDATE of only
+    /// those columns and their keys.
+    private static func plan(assigned mask: [Bool]? = nil) -> (insert: String, update: String?, assigned: [String])? {
         let schema = R.schema
         guard schema.aliases == nil, !schema.naturalKey.isEmpty else { return nil }
         let written = schema.columns + schema.keyColumnsInOrder.map(\.key)
@@ -87,8 +103,11 @@ final class RecordUpserter<R: Record> {
         let naturalKey = Set(schema.naturalKey)
         // Key columns derived from a natural-key column cannot change either.
         let derivedFromKey = Set(schema.keyColumnsInOrder.filter { naturalKey.contains(schema.columns[$0.source]) }.map(\.key))
-        let assigned = written.filter { !naturalKey.contains($0) && !derivedFromKey.contains($0) }
-        let compared = schema.columns.filter { !naturalKey.contains($0) }
+        // The stored columns the row has, and the keys derived from them.
+        var included = Set(schema.columns.indices.filter { mask?[$0] ?? true }.map { schema.columns[$0] })
+        included.formUnion(schema.keyColumnsInOrder.filter { included.contains(schema.columns[$0.source]) }.map(\.key))
+        let assigned = written.filter { !naturalKey.contains($0) && !derivedFromKey.contains($0) && included.contains($0) }
+        let compared = schema.columns.filter { !naturalKey.contains($0) && included.contains($0) }
         let insert = "INSERT INTO \(schema.table) (\(written.joined(separator: ", "))) VALUES ("
             + written.map(parameter).joined(separator: ", ")
             + ") ON CONFLICT (\(schema.naturalKey.joined(separator: ", "))) DO NOTHING"

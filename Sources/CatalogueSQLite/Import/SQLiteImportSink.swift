@@ -28,10 +28,10 @@ struct SQLiteImportSink<R: ImportableRecord>: ImportSink {
         fullText != nil || indexes?.hasDroppedIndexes == true
     }
 
-    func write(_ record: R, values: [DatabaseValue]?, position: ImportPosition) throws -> UpsertOutcome {
+    func write(_ record: R, values: [DatabaseValue]?, assigned: [Bool]?, position: ImportPosition) throws -> UpsertOutcome {
         let outcome: UpsertOutcome
         do {
-            outcome = try upserter.upsert(record, values: values)
+            outcome = try upserter.upsert(record, values: values, assigned: assigned)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             // A constraint the checks do not cover: the statement was rolled back, the
             // transaction goes on.

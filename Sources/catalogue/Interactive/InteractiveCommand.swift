@@ -63,7 +63,8 @@ struct InteractiveCommand: ParsableCommand {
             throw TerminalError.notATerminal
         }
         try Terminal.checkCapable()
-        let catalogue = try global.openCatalogue()
+        // Interactive use only reads; were it to write, it would wait a few seconds at most.
+        let catalogue = try global.openCatalogue(access: .readOnly, writeLockTimeout: .seconds(5))
         let store = catalogue.location == ":memory:" ? nil : InteractiveStateStore(databasePath: catalogue.location)
         let file = store?.load()
         let entity = self.entity ?? file?.lastEntity ?? .countries

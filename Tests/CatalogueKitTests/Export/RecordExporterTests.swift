@@ -75,3 +75,25 @@ struct RecordExporterTests {
         #expect(try catalogue.allProducts() == seeded.allProducts())
     }
 }
+
+@Suite("Plain decimal export")
+struct PlainDecimalExportTests {
+    static let cases: [(Double, String)] = [
+        (1e20, "100000000000000000000"), (1.5e-7, "0.00000015"), (-2.5e16, "-25000000000000000"), (0.49, "0.49"),
+        (599, "599.0"), (0.30000000000000004, "0.30000000000000004"),
+        (1e-300, "0." + String(repeating: "0", count: 299) + "1"),
+        (Double.greatestFiniteMagnitude, "17976931348623157" + String(repeating: "0", count: 292)),
+    ]
+
+    @Test("Reals are written without exponents, and read back exactly", arguments: cases)
+    func decimals(value: Double, text: String) throws {
+        #expect(ExportText.decimal(value) == text)
+        #expect(Double(ExportText.decimal(value)) == value)
+        let plain = ExportText.plain(.real(value))
+        #expect(ImportRow.plainDecimal(plain) != nil, "\(plain)")
+        #expect(Double(plain) == value)
+        let json = ExportText.json(.real(value))
+        #expect(json.contains(".") && !json.contains("e"), "\(json)")
+        #expect(Double(json) == value)
+    }
+}

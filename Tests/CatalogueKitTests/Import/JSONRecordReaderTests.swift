@@ -116,6 +116,23 @@ struct JSONRecordReaderTests {
         ])
     }
 
+    @Test("Nesting is limited to 64 levels counted from the outermost, in both layouts, whatever the depth")
+    func nestingLimit() throws {
+        func nested(_ levels: Int) -> String { String(repeating: "[", count: levels) + String(repeating: "]", count: levels) }
+        // NDJSON: the object is level 1, so 63 arrays inside reach level 64.
+        #expect(try Self.read("{\"a\": \(nested(63))}\n{\"a\": \(nested(64))}\n{\"a\": \(nested(100_000))}\n{\"a\": 1}", layout: .lines, chunkSize: 4096) == [
+            .error(line: 1, key: "a", fatal: false), .error(line: 2, key: nil, fatal: false),
+            .error(line: 3, key: nil, fatal: false), .object(line: 4, ["a": .number("1")]),
+        ])
+        // An array of objects: the array is level 1, each object level 2.
+        #expect(try Self.read("[{\"a\": \(nested(62))}, {\"a\": \(nested(63))}]", layout: .array, chunkSize: 4096) == [
+            .error(line: 1, key: "a", fatal: false), .error(line: 1, key: nil, fatal: true),
+        ])
+        let reader = try JSONRecordReader(ImportInput(text: "{\"a\": " + nested(65) + "}", name: "deep.ndjson"), layout: .lines)
+        let error = try #require(throws: JSONRecordError.self) { _ = try reader.next() }
+        #expect(error.message == "nesting deeper than 64 levels")
+    }
+
     @Test("A byte order mark is skipped")
     func byteOrderMark() throws {
         #expect(try Self.read([0xEF, 0xBB, 0xBF] + Array("[{\"a\": null}]".utf8), layout: .array, chunkSize: 5) == [

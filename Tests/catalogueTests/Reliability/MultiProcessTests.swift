@@ -2,8 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 
-/// Several processes at once on one database: 2 importers and 4 searchers. No "database is
-/// locked" reaches a user, searchers never see half an import, and the final count is exact.
+/// Several processes at once on one database: 2 importers and 4 searchers, started together
+/// behind a barrier on their own threads. No "database is locked" reaches a user, searchers
+/// never see half an import, the final count is exact, and the work provably overlapped: the
+/// importers' imports ran at the same time (so one waited for the other's lock) and a
+/// searcher saw a count between the first and the last.
 @Suite("Concurrent processes (the built binary)", .serialized)
 struct MultiProcessTests {
     static let importsPerImporter = 6
@@ -27,21 +30,23 @@ struct MultiProcessTests {
         let importersDone = SharedFlag()
         let failures = LockedStrings()
         let counts = LockedStrings()
-        DispatchQueue.concurrentPerform(iterations: 6) { worker in
+        let imports = IntervalLog()
+        runThreads(6) { worker in
             do {
                 if worker < 2 {
                     defer { importersDone.increment() }
                     for file in files[worker] {
-                        let result = try ChildProcess(["import", "products", file], database: database).wait()
-                        if result.status != 0 { failures.append("importer \(worker): \(result.error)") }
+                        try imports.record(worker: worker) {
+                            let result = try ChildProcess(["import", "products", file], database: database).wait()
+                            if result.status != 0 { failures.append("importer \(worker): \(result.error)") }
+                        }
                     }
                 } else {
                     repeat {
                         let result = try ChildProcess(
-                            ["search", "", "--entity", "products", "--scope", "loadtest", "--limit", "1"], database: database).wait()
+                            ["search", "Load", "--entity", "products", "--limit", "1"], database: database).wait()
                         if result.status != 0 {
-                            // Before the first import the type does not exist yet: that is a usage error, not a lock.
-                            if !result.error.contains("unknown product type") { failures.append("searcher \(worker): \(result.error)") }
+                            failures.append("searcher \(worker): \(result.error)")
                             continue
                         }
                         if let last = result.output.split(separator: "\n").last { counts.append(String(last)) }
@@ -53,18 +58,19 @@ struct MultiProcessTests {
         }
         #expect(failures.values.isEmpty, "\(failures.values)")
         #expect(!failures.values.contains { $0.contains("locked") || $0.contains("busy") })
+        let total = 2 * Self.importsPerImporter * Self.rowsPerImport
+        var seen: [Int] = []
         for line in counts.values {
-            // "No items found", "2,000 items found", or (cut by --limit) "1 of 2,000 shown (…)".
-            let words = line.split(separator: " ")
-            let total = words.count > 2 && words[1] == "of" ? words[2] : words.first ?? ""
-            let count = line == "No items found" ? 0 : Int(total.replacingOccurrences(of: ",", with: "")) ?? -1
+            let count = SearchSummaryLine.total(of: line)
+            seen.append(count)
             #expect(count % Self.rowsPerImport == 0, "a searcher saw \(line)")
         }
         #expect(counts.values.count >= 4)
-        let total = Int(try sqliteValue(database, "SELECT count(*) FROM product WHERE type = 'loadtest'")) ?? -1
-        #expect(total == 2 * Self.importsPerImporter * Self.rowsPerImport)
+        #expect(seen.contains { $0 > 0 && $0 < total }, "no searcher ran while the imports did: \(Set(seen).sorted())")
+        #expect(imports.overlappingPairs > 0, "the two importers never ran at the same time")
+        #expect(try sqliteValue(database, "SELECT count(*) FROM product WHERE type = 'loadtest'") == "\(total)")
         #expect(try sqliteValue(database, "PRAGMA integrity_check") == "ok")
-        print("concurrent processes: 2 importers × \(Self.importsPerImporter) imports, 4 searchers, \(counts.values.count) searches, \(total) rows")
+        print("concurrent processes: 2 importers × \(Self.importsPerImporter) imports, 4 searchers, \(counts.values.count) searches (\(Set(seen).count) distinct counts), \(imports.overlappingPairs) overlapping import pairs, \(total) rows")
     }
 }
 

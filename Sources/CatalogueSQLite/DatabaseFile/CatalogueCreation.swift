@@ -1,0 +1,160 @@
+import CatalogueCore
+import SQLiteStore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Creates a new catalogue at a path atomically: any number of processes may start at once, and
+/// a creation killed half-way leaves either nothing at the path or a whole catalogue.
+///
+/// The creator takes an exclusive `flock` on the directory (the others wait for it), checks the
+/// path is still free, removes the `-wal`, `-shm` and `-journal` files a deleted database may
+/// have left there (SQLite would replay such a log into the new file), builds the catalogue (schema, migrations, seed) in a temporary file in the
+/// same directory, closes it (so its write-ahead log is folded in and removed), and links it to
+/// the path with `link(2)`, which never replaces a file that appeared meanwhile. A process killed
+/// during creation leaves only its temporary file, `.NAME.creating`, which the next process to
+/// open the path removes once it holds the lock (so no creation is running).
+///
+/// ```swift
+/// try CatalogueCreation(path: "/tmp/c.sqlite", seed: true, appMigrations: [], configuration: Configuration()).run()
+/// ```
+struct CatalogueCreation {
+    let path: String
+    let seed: Bool
+    let appMigrations: [Migration]
+    let configuration: Configuration
+
+    private var directory: String {
+        URL(fileURLWithPath: path).deletingLastPathComponent().path
+    }
+
+    /// The temporary file of a creation under the lock. (Only the lock holder creates, so one
+    /// name is enough; without a lock, each process uses its own.)
+    static func temporaryPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".creating"
+    }
+
+    /// Removes what a killed creation left next to `path`, if any, when no creation is running.
+    /// Costs one `access(2)` when there is nothing to remove.
+    static func removeAbandonedFiles(for path: String) {
+        let temporary = temporaryPath(for: path)
+        guard access(temporary, F_OK) == 0 else { return }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard let lock = DirectoryLock(directory, waiting: false) else { return }
+        defer { lock.release() }
+        removeFiles(startingWith: temporary)
+    }
+
+    /// Creates the catalogue unless a file appeared at the path first (made by another process);
+    /// either way, returns once something is there: true when this call made it. Throws
+    /// ``CatalogueError/cannotCreate(path:reason:)``.
+    @discardableResult
+    func run() throws -> Bool {
+        try createDirectory()
+        let lock = DirectoryLock(directory, waiting: true)
+        defer { lock?.release() }
+        guard DatabaseFileKind.at(path) == .missing else { return false }
+        let temporary = Self.temporaryPath(for: path) + (lock == nil ? "-\(getpid())" : "")
+        // Under the lock, a temporary file is what a killed creation left.
+        Self.removeFiles(startingWith: temporary)
+        do {
+            try build(at: temporary)
+        } catch {
+            Self.removeFiles(startingWith: temporary)
+            if let error = error as? DatabaseError {
+                throw CatalogueError.cannotCreate(path: path, reason: error.message)
+            }
+            throw error
+        }
+        defer { Self.removeFiles(startingWith: temporary) }
+        // A -wal, -shm or -journal file at the path belongs to a database deleted without them:
+        // SQLite would replay that log into the new catalogue.
+        for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        if link(temporary, path) != 0 {
+            let code = errno
+            switch code {
+            case EEXIST:
+                return false  // another process (without the lock) made one: use it
+            case EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, EXDEV:
+                // No hard links on this file system: rename, under the lock.
+                guard rename(temporary, path) == 0 else {
+                    throw CatalogueError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+                }
+            default:
+                throw CatalogueError.cannotCreate(path: path, reason: String(cString: strerror(code)))
+            }
+        }
+        lock?.synchronize()
+        return true
+    }
+
+    /// Builds a whole catalogue in `temporary` and closes it.
+    private func build(at temporary: String) throws {
+        var configuration = self.configuration
+        configuration.readOnly = false
+        configuration.createIfMissing = true
+        configuration.writeAheadLogging = true
+        configuration.immutable = false
+        configuration.readOnlySharedMemory = false
+        let db = try Connection(path: temporary, configuration: configuration)
+        try CatalogueSetup.prepareNew(db, seed: seed, appMigrations: appMigrations)
+        // Fold the log into the file, so the file alone is the whole catalogue once linked.
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Creates the parent directories of a new file.
+    private func createDirectory() throws {
+        guard !FileManager.default.fileExists(atPath: directory) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CatalogueError.cannotCreate(path: path, reason: "cannot create its directory: \((error as NSError).localizedDescription)")
+        }
+    }
+
+    private static func removeFiles(startingWith base: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            unlink(base + suffix)
+        }
+    }
+}
+
+/// An exclusive `flock` on a directory, held while a catalogue is created in it. When the lock
+/// cannot be taken (a file system without `flock`), creation goes on without it: `link(2)`
+/// still never replaces a file.
+final class DirectoryLock {
+    private var descriptor: Int32
+
+    /// Takes the lock, waiting for it unless `waiting` is false; nil when it is not taken.
+    init?(_ directory: String, waiting: Bool) {
+        descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        while flock(descriptor, LOCK_EX | (waiting ? 0 : LOCK_NB)) != 0 {
+            if errno != EINTR {
+                close(descriptor)
+                return nil
+            }
+        }
+    }
+
+    /// Makes the directory's new entry durable.
+    func synchronize() {
+        if descriptor >= 0 { _ = fsync(descriptor) }
+    }
+
+    /// Releases the lock.
+    func release() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit {
+        release()
+    }
+}

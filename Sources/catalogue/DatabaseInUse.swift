@@ -1,0 +1,63 @@
+import CatalogueKit
+import Foundation
+
+/// The database the running command opened, and how long it waits for another writer: what
+/// an error from the database layer is reported against ("PATH: database disk image is
+/// malformed"), since SQLite's own errors do not name the file.
+enum DatabaseInUse {
+    /// The path, once a command opened it.
+    static let path = CommandState<String?>(nil)
+    /// The `--wait-timeout` of a writing command, in seconds (nil: no limit).
+    static let waitTimeout = CommandState<Double?>(nil)
+    /// The catalogue the command opened.
+    static let catalogue = CommandState<Catalogue?>(nil)
+
+    /// Before a command's output goes out: throws when the catalogue was read without locks
+    /// and changed meanwhile (see ``Catalogue/verifyUnchangedSinceOpened()``).
+    static func verifyReads() throws {
+        try catalogue.withLock { $0 }?.verifyUnchangedSinceOpened()
+    }
+
+    /// Lets go of the catalogue, so its connection closes (and, after a write, SQLite folds its
+    /// log into the file and removes the `-wal` and `-shm` files) before the process exits.
+    static func close() {
+        catalogue.withLock { $0 = nil }
+    }
+
+    /// One line for a database error: the file, SQLite's message, and for a write lock that
+    /// was not released in time, what to do. Never the SQL.
+    static func describe(_ error: DatabaseError) -> String {
+        let file = path.withLock { $0 } ?? "the database"
+        switch error.resultCode {
+        case .SQLITE_BUSY:
+            let waited = waitTimeout.withLock { $0 }.map { " after \(Self.seconds($0))" } ?? ""
+            return "\(file) is locked by another process writing to it; gave up waiting\(waited) (--wait-timeout sets how long to wait)"
+        case .SQLITE_READONLY:
+            return "cannot write \(file): \(error.message)"
+        default:
+            return "\(file): \(error.message)"
+        }
+    }
+
+    /// 5 → "5 s", 0.5 → "0.5 s".
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && value < 1e15 ? "\(Int64(value)) s" : "\(value) s"
+    }
+}
+
+/// A value a command sets once and its error report reads.
+final class CommandState<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
