@@ -23,7 +23,9 @@ public enum CatalogueServer {
         catalogue: Catalogue, options: ServerOptions, logger: Logger,
         onServerRunning: @escaping @Sendable (_ address: String) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let broadcaster = ChangeBroadcaster(catalogue: catalogue, pollingInterval: options.changePollingInterval, logger: logger)
+        let cache = ResultCache()
+        let broadcaster = ChangeBroadcaster(
+            catalogue: catalogue, cache: cache, pollingInterval: options.changePollingInterval, logger: logger)
         let router = makeRouter(catalogue: catalogue, options: options, broadcaster: broadcaster, logger: logger)
         return Application(
             router: router,
@@ -67,15 +69,16 @@ public enum CatalogueServer {
         broadcaster: ChangeBroadcaster, importRunner: ImportRunner, logger: Logger
     ) {
         let base = "/api/\(R.entity.plural)"
-        router.addRoutes(SearchController<R>(catalogue: catalogue).endpoints, atPath: RouterPath(base))
-        router.addRoutes(SectionsController<R>(catalogue: catalogue).endpoints, atPath: RouterPath(base + "/sections"))
-        router.addRoutes(ScopesController<R>(catalogue: catalogue).endpoints, atPath: RouterPath(base + "/scopes"))
+        let cache = broadcaster.cache
+        router.addRoutes(SearchController<R>(catalogue: catalogue, cache: cache).endpoints, atPath: RouterPath(base))
+        router.addRoutes(SectionsController<R>(catalogue: catalogue, cache: cache).endpoints, atPath: RouterPath(base + "/sections"))
+        router.addRoutes(ScopesController<R>(catalogue: catalogue, cache: cache).endpoints, atPath: RouterPath(base + "/scopes"))
         router.addRoutes(
             ChangesController<R>(broadcaster: broadcaster, keepAliveInterval: options.keepAliveInterval).endpoints,
             atPath: RouterPath(base + "/changes"))
         router.addRoutes(
             ImportController<R>(
-                catalogue: catalogue, token: options.importToken, maximumBodySize: options.maximumBodySize,
+                catalogue: catalogue, cache: cache, token: options.importToken, maximumBodySize: options.maximumBodySize,
                 runner: importRunner, logger: logger
             ).endpoints,
             atPath: RouterPath(base + "/import"))

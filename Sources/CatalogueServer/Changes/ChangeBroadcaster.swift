@@ -16,14 +16,16 @@ final class ChangeBroadcaster: Service, Sendable {
     typealias Subscriber = @Sendable (ChangeEvent) -> Void
 
     let catalogue: Catalogue
+    let cache: ResultCache
     let pollingInterval: Duration
     let logger: Logger
     private let subscribers = Locked<[UInt64: (entity: CatalogueEntity, deliver: Subscriber)]>([:])
     private let nextID = Locked<UInt64>(0)
     private let highestIDs = Locked<[CatalogueEntity: Int64]>([:])
 
-    init(catalogue: Catalogue, pollingInterval: Duration, logger: Logger) {
+    init(catalogue: Catalogue, cache: ResultCache, pollingInterval: Duration, logger: Logger) {
         self.catalogue = catalogue
+        self.cache = cache
         self.pollingInterval = pollingInterval
         self.logger = logger
     }
@@ -45,12 +47,16 @@ final class ChangeBroadcaster: Service, Sendable {
     }
 
     func run() async throws {
+        // Totals are reused only while changes are being heard.
+        defer { cache.setEnabled(false) }
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             do {
                 // Listen first, then note the newest rows: a commit in between is reported, not missed.
                 let changes = catalogue.changes(pollingInterval: pollingInterval)
                 try await rememberHighestIDs()
+                cache.setEnabled(true)
                 for try await change in changes.cancelOnGracefulShutdown() {
+                    cache.invalidate()
                     for entity in CatalogueEntity.allCases {
                         if let event = try await event(for: change, entity: entity) {
                             publish(event)
@@ -62,6 +68,7 @@ final class ChangeBroadcaster: Service, Sendable {
                 return
             } catch {
                 // The database could not be read (busy, gone): say so, and watch again shortly.
+                cache.setEnabled(false)
                 logger.error("change stream failed; retrying", metadata: ["error": "\(String(describing: error))"])
                 try? await Task.sleep(for: .seconds(1))
             }

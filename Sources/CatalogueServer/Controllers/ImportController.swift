@@ -11,6 +11,7 @@ import Logging
 /// over the limit → 413; bad parameters or, under `abort`, a bad row → 400 with nothing written.
 struct ImportController<R: ServedRecord>: Sendable {
     let catalogue: Catalogue
+    let cache: ResultCache
     let token: ImportToken?
     let maximumBodySize: Int
     let runner: ImportRunner
@@ -52,6 +53,8 @@ struct ImportController<R: ServedRecord>: Sendable {
         let catalogue = self.catalogue
         let counts: ImportCounts
         let issues: [String]
+        // Whatever happens, totals counted before may be stale now.
+        defer { cache.invalidate() }
         do {
             (counts, issues) = try await runner.run { () throws -> (ImportCounts, [String]) in
                 var issues: [String] = []

@@ -18,7 +18,9 @@ struct RecordsController<R: ServedRecord>: Sendable {
         guard let lookup = R.lookupRequest(key), let record = try await catalogue.fetch(lookup).first else {
             throw APIError.notFound(Self.notFoundMessage(key))
         }
-        return JSONBody.response(record)
+        var json = JSONWriter()
+        json.record(record)
+        return json.response()
     }
 
     /// "no country with code 'XX'", "no product with id '7'".

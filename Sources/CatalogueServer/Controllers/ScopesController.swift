@@ -5,6 +5,7 @@ import Hummingbird
 /// scope bar (countries: name, capital; products: all, then every type, 0 included).
 struct ScopesController<R: ServedRecord>: Sendable {
     let catalogue: Catalogue
+    let cache: ResultCache
 
     var endpoints: RouteCollection<BasicRequestContext> {
         RouteCollection(context: BasicRequestContext.self)
@@ -24,12 +25,13 @@ struct ScopesController<R: ServedRecord>: Sendable {
     @Sendable func scopes(_ request: Request, context: BasicRequestContext) async throws -> Response {
         var search = try SearchQuery(QueryString(request.uri.query))
         search.scope = nil
-        let bar = R.scopeBarScopes + (try await R.dataScopes(in: catalogue))
+        let bar = R.scopeBarScopes + (try await SearchRequests(catalogue: catalogue, cache: cache).dataScopes(R.self))
         let valid = R.entity.scopes + bar
         let requests = try bar.map { scope throws(APIError) in
             try R.request(for: SearchQuery(text: search.text, scope: scope.key, mode: search.mode), validScopes: valid)
         }
-        let counts = try await catalogue.read { db in try requests.map { try db.fetchCount($0) } }
+        let cache = self.cache
+        let counts = try await catalogue.read { db in try requests.map { try cache.count($0, in: db) } }
         return JSONBody.response(Scopes(scopes: zip(bar, counts).map { ScopeCount(scope: $0.key, title: $0.title, count: $1) }))
     }
 }

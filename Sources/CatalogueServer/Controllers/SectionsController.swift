@@ -7,6 +7,7 @@ import Hummingbird
 /// - `GET /api/{entity}/sections/{title}?…&offset=&limit=`: a batch of one section's rows.
 struct SectionsController<R: ServedRecord>: Sendable {
     let catalogue: Catalogue
+    let cache: ResultCache
 
     var endpoints: RouteCollection<BasicRequestContext> {
         RouteCollection(context: BasicRequestContext.self)
@@ -46,25 +47,17 @@ struct SectionsController<R: ServedRecord>: Sendable {
         }
     }
 
-    /// The body of a section batch.
-    struct Batch: Encodable {
-        let title: String
-        let count: Int
-        let offset: Int
-        let items: [R]
-        let highlights: [RecordHighlights]
-    }
-
     @Sendable func sections(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let query = QueryString(request.uri.query)
         let search = try SearchQuery(query)
         let selectedKey = try query.value("selected")
-        let layout = SectionLayout(search: search, request: try await SearchRequests(catalogue: catalogue).request(R.self, for: search))
+        let layout = SectionLayout(search: search, request: try await SearchRequests(catalogue: catalogue, cache: cache).request(R.self, for: search))
         let sectionRequests = layout.titles.compactMap { title in layout.request(forSection: title).map { (title, $0) } }
         let lookup = selectedKey.flatMap { R.lookupRequest($0) }
+        let cache = self.cache
         // One snapshot: the counts and the selected record's position agree.
         let (summaries, position) = try await catalogue.read { db in
-            let summaries = try sectionRequests.map { title, request in Summary(title: title, count: try db.fetchCount(request)) }
+            let summaries = try sectionRequests.map { title, request in Summary(title: title, count: try cache.count(request, in: db)) }
                 .filter { $0.count > 0 }
             guard let lookup, let record = try db.fetch(lookup).first, let id = record.id else {
                 return (summaries, nil as Position?)
@@ -86,7 +79,7 @@ struct SectionsController<R: ServedRecord>: Sendable {
         let query = QueryString(request.uri.query)
         let search = try SearchQuery(query)
         let window = try PageWindow(query)
-        let layout = SectionLayout(search: search, request: try await SearchRequests(catalogue: catalogue).request(R.self, for: search))
+        let layout = SectionLayout(search: search, request: try await SearchRequests(catalogue: catalogue, cache: cache).request(R.self, for: search))
         let raw = context.parameters.get("title") ?? ""
         guard let title = QueryString.decodePathSegment(raw[...]).flatMap(layout.title(fromPathSegment:)),
               let sectionRequest = layout.request(forSection: title)
@@ -97,12 +90,20 @@ struct SectionsController<R: ServedRecord>: Sendable {
         pageRequest.fetchLimit = window.limit
         pageRequest.fetchOffset = window.offset
         let page = pageRequest
-        let (count, records) = try await catalogue.read { db in (try db.fetchCount(sectionRequest), try db.fetch(page)) }
+        let cache = self.cache
+        let (count, records) = try await catalogue.read { db in (try cache.count(sectionRequest, in: db), try db.fetch(page)) }
         guard count > 0 else {
             throw APIError.notFound("no section '\(SearchQuery.quoted(raw))' in these results")
         }
-        return JSONBody.response(Batch(
-            title: title, count: count, offset: window.offset, items: records,
-            highlights: records.map { $0.highlights(for: search) }))
+        let highlighting = HighlightQuery(search)
+        var json = JSONWriter(capacity: 512 + records.count * 512)
+        json.object { json in
+            json.key("title"); json.string(title)
+            json.key("count"); json.integer(count)
+            json.key("offset"); json.integer(window.offset)
+            json.key("items"); json.array { json in for record in records { json.record(record) } }
+            json.key("highlights"); json.array { json in for record in records { json.highlights(record.highlights(for: highlighting)) } }
+        }
+        return json.response()
     }
 }

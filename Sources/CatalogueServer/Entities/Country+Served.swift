@@ -11,31 +11,30 @@ extension Country: ServedRecord {
 
     /// The capital in scope `capital`, else the name.
     static func sectionField(for search: SearchQuery) -> String {
-        scope(of: search) == .capital ? "capital" : "name"
+        scope(search.scope) == .capital ? "capital" : "name"
     }
 
     /// The name (or, when only an alias matched, that alias) in scopes `name` and `any`; the
     /// capital in scopes `capital` and `any`; name and capital in `terms` mode, which reads both
     /// whatever the scope.
-    func highlights(for search: SearchQuery) -> RecordHighlights {
+    func highlights(for query: HighlightQuery) -> RecordHighlights {
         var highlights = RecordHighlights()
-        let text = search.text
-        guard !CatalogueSearch.normalizedText(text).isEmpty else { return highlights }
-        let scope = Self.scope(of: search)
-        let readsName = search.mode == .terms || scope != .capital
-        let readsCapital = search.mode == .terms || scope != .name
-        if readsName, !highlights.add("name", name, matching: text, mode: search.mode), search.mode != .terms {
-            for alias in aliases where highlights.add("alias", alias, matching: text, mode: search.mode) {
+        guard !query.isEmpty else { return highlights }
+        let scope = Self.scope(query.scope)
+        let readsName = query.mode == .terms || scope != .capital
+        let readsCapital = query.mode == .terms || scope != .name
+        if readsName, !highlights.add("name", name, for: query), query.mode != .terms {
+            for alias in aliases where highlights.add("alias", alias, for: query) {
                 break
             }
         }
         if readsCapital {
-            highlights.add("capital", capital, matching: text, mode: search.mode)
+            highlights.add("capital", capital, for: query)
         }
         return highlights
     }
 
-    private static func scope(of search: SearchQuery) -> CountryScope {
-        search.scope.flatMap { CountryScope(rawValue: $0.lowercased()) } ?? .name
+    private static func scope(_ key: String?) -> CountryScope {
+        key.flatMap { CountryScope(rawValue: $0.lowercased()) } ?? .name
     }
 }

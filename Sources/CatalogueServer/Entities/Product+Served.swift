@@ -16,10 +16,9 @@ extension Product: ServedRecord {
     }
 
     /// The name, when the text matched it (a `terms` search may match only the year or price).
-    func highlights(for search: SearchQuery) -> RecordHighlights {
+    func highlights(for query: HighlightQuery) -> RecordHighlights {
         var highlights = RecordHighlights()
-        guard !CatalogueSearch.normalizedText(search.text).isEmpty else { return highlights }
-        highlights.add("name", name, matching: search.text, mode: search.mode)
+        highlights.add("name", name, for: query)
         return highlights
     }
 }

@@ -1,64 +1,32 @@
 import CatalogueCore
 
 /// What a search matched in one record: for each matched field, its text cut into segments
-/// (``SearchHighlighter``), encoded as `{"name": [{"text": "Bog", "match": true}, …]}`.
+/// (``HighlightQuery/segments(of:)``), written as `{"name": [{"text": "Bog", "match": true}, …]}`
+/// (``JSONWriter/highlights(_:)``).
 ///
 /// ```swift
 /// var highlights = RecordHighlights()
-/// highlights.add("name", "Bogotá", matching: "bog", mode: .prefix)
+/// highlights.add("name", "Bogotá", for: HighlightQuery(SearchQuery(text: "bog")))
 /// ```
-struct RecordHighlights: Encodable, Sendable, Equatable {
-    /// One piece of a field's text.
-    struct Segment: Encodable, Sendable, Equatable {
-        let text: String
-        let match: Bool
+struct RecordHighlights: Sendable, Equatable {
+    /// The matched fields with their segments, in the order they were added.
+    private(set) var fields: [(field: String, segments: [HighlightSegment])] = []
+
+    /// The segments of `field`, if it matched.
+    subscript(field: String) -> [HighlightSegment]? {
+        fields.first { $0.field == field }?.segments
     }
 
-    private(set) var fields: [String: [Segment]] = [:]
+    static func == (lhs: RecordHighlights, rhs: RecordHighlights) -> Bool {
+        lhs.fields.map(\.field) == rhs.fields.map(\.field) && lhs.fields.map(\.segments) == rhs.fields.map(\.segments)
+    }
 
-    /// Adds `field` with `value` cut for `text` in `mode`, when the text matched part of it.
-    /// Returns whether it did.
-    ///
-    /// In `words` mode, ``SearchHighlighter`` marks every word a typed word starts; here only
-    /// the part typed is marked ("gu" marks "Gu" of "Guinea"), as in the other modes.
+    /// Adds `field` with `value` cut for `query`, when the text matched part of it. Returns
+    /// whether it did.
     @discardableResult
-    mutating func add(_ field: String, _ value: String?, matching text: String, mode: MatchMode) -> Bool {
-        guard let value, !value.isEmpty else { return false }
-        var segments = SearchHighlighter.segments(of: value, matching: text, mode: mode)
-        guard segments.contains(where: \.isMatch) else { return false }
-        if mode == .words {
-            let typed = FullTextPattern.words(in: CatalogueSearch.normalizedText(text)).map { (word: $0, folded: Folding.fold($0)) }
-            segments = segments.flatMap { segment in
-                segment.isMatch ? Self.typedPart(of: segment.text, typed: typed) : [segment]
-            }
-        }
-        fields[field] = Self.merged(segments).map { Segment(text: $0.text, match: $0.isMatch) }
+    mutating func add(_ field: String, _ value: String?, for query: HighlightQuery) -> Bool {
+        guard let value, let segments = query.segments(of: value) else { return false }
+        fields.append((field, segments))
         return true
-    }
-
-    /// `word` with the longest typed word it starts with marked.
-    private static func typedPart(of word: String, typed: [(word: String, folded: String)]) -> [HighlightSegment] {
-        let folded = Folding.fold(word)
-        guard let longest = typed.filter({ folded.hasPrefix($0.folded) }).max(by: { $0.folded.count < $1.folded.count }) else {
-            return [HighlightSegment(text: word, isMatch: true)]
-        }
-        return SearchHighlighter.prefix(longest.word, in: word)
-    }
-
-    /// Neighbouring segments of the same kind joined, empty ones dropped.
-    private static func merged(_ segments: [HighlightSegment]) -> [HighlightSegment] {
-        var result: [HighlightSegment] = []
-        for segment in segments where !segment.text.isEmpty {
-            if let last = result.last, last.isMatch == segment.isMatch {
-                result[result.count - 1] = HighlightSegment(text: last.text + segment.text, isMatch: last.isMatch)
-            } else {
-                result.append(segment)
-            }
-        }
-        return result
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try fields.encode(to: encoder)
     }
 }

@@ -5,7 +5,7 @@ import CatalogueCore
 /// ``Country`` and ``Product`` conform; every controller is written once, generic over it.
 ///
 /// ```swift
-/// let highlights = country.highlights(for: SearchQuery(text: "bog", scope: "capital"))
+/// let highlights = country.highlights(for: HighlightQuery(SearchQuery(text: "bog", scope: "capital")))
 /// // ["capital": [[Bog], otá]]
 /// ```
 protocol ServedRecord: CatalogueRecord, Sendable {
@@ -17,8 +17,8 @@ protocol ServedRecord: CatalogueRecord, Sendable {
     static var scopeBarScopes: [SearchScope] { get }
     /// The field the sections of `search` follow, and the order of their rows.
     static func sectionField(for search: SearchQuery) -> String
-    /// The record's fields that `search` matched, each cut into segments.
-    func highlights(for search: SearchQuery) -> RecordHighlights
+    /// The record's fields that the search of `query` matched, each cut into segments.
+    func highlights(for query: HighlightQuery) -> RecordHighlights
 }
 
 extension ServedRecord {

@@ -114,7 +114,8 @@ struct ChangesControllerTests {
     @Test("The broadcaster forgets a stream once it ends")
     func subscriptionsEnd() async throws {
         let fixture = try ServerFixture()
-        let broadcaster = ChangeBroadcaster(catalogue: fixture.catalogue, pollingInterval: .milliseconds(20), logger: .init(label: "test"))
+        let broadcaster = ChangeBroadcaster(
+            catalogue: fixture.catalogue, cache: ResultCache(), pollingInterval: .milliseconds(20), logger: .init(label: "test"))
         let subscription = broadcaster.subscribe(to: .products) { _ in }
         #expect(broadcaster.subscriberCount == 1)
         subscription.cancel()
