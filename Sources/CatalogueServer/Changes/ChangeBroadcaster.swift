@@ -55,11 +55,15 @@ final class ChangeBroadcaster: Service, Sendable {
                 let changes = catalogue.changes(pollingInterval: pollingInterval)
                 try await rememberHighestIDs()
                 cache.setEnabled(true)
-                for try await change in changes.cancelOnGracefulShutdown() {
-                    cache.invalidate()
-                    for entity in CatalogueEntity.allCases {
-                        if let event = try await event(for: change, entity: entity) {
-                            publish(event)
+                // Structured (a child task cancelled at graceful shutdown), so the watching runs
+                // where the server's tasks run.
+                try await cancelWhenGracefulShutdown { [self] in
+                    for try await change in changes {
+                        cache.invalidate()
+                        for entity in CatalogueEntity.allCases {
+                            if let event = try await event(for: change, entity: entity) {
+                                publish(event)
+                            }
                         }
                     }
                 }

@@ -17,29 +17,38 @@ struct ChangesController<R: ServedRecord>: Sendable {
     }
 
     @Sendable func changes(_ request: Request, context: BasicRequestContext) async throws -> Response {
-        let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self, bufferingPolicy: .bufferingNewest(1_000))
-        continuation.yield(.ready)
-        let subscription = broadcaster.subscribe(to: R.entity.entity) { continuation.yield(.change($0)) }
+        let broadcaster = self.broadcaster
         let interval = keepAliveInterval
-        let keepAlive = Task {
-            while !Task.isCancelled {
-                try await Task.sleep(for: interval)
-                continuation.yield(.keepAlive)
-            }
-        }
-        continuation.onTermination = { _ in
-            subscription.cancel()
-            keepAlive.cancel()
-        }
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8",
             .cacheControl: "no-cache",
             HTTPFields.Element.Name("X-Accel-Buffering")!: "no",
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            defer { continuation.finish() }
-            for await event in events.cancelOnGracefulShutdown() {
-                try await writer.write(ByteBuffer(string: event.text))
+            let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self, bufferingPolicy: .bufferingNewest(1_000))
+            continuation.yield(.ready)
+            let subscription = broadcaster.subscribe(to: R.entity.entity) { continuation.yield(.change($0)) }
+            defer {
+                subscription.cancel()
+                continuation.finish()
+            }
+            // Structured throughout (no unstructured task): the keep-alive ticker is a child
+            // task, and graceful shutdown ends the stream by finishing it.
+            try await withGracefulShutdownHandler {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        while true {
+                            try await Task.sleep(for: interval)
+                            continuation.yield(.keepAlive)
+                        }
+                    }
+                    for await event in events {
+                        try await writer.write(ByteBuffer(string: event.text))
+                    }
+                    group.cancelAll()
+                }
+            } onGracefulShutdown: {
+                continuation.finish()
             }
             try await writer.finish(nil)
         })

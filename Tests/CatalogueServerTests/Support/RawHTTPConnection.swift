@@ -69,7 +69,7 @@ final class RawHTTPConnection: @unchecked Sendable {
 
     /// Reads until `done` says the bytes so far are enough, or `timeout` passes.
     func read(
-        until done: @escaping @Sendable ([UInt8]) -> Bool, timeout: Duration = .seconds(10), context: String
+        until done: @escaping @Sendable ([UInt8]) -> Bool, timeout: Duration = .seconds(30), context: String
     ) async throws -> [UInt8] {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
@@ -92,7 +92,7 @@ final class RawHTTPConnection: @unchecked Sendable {
 
     /// Reads until the streamed body received so far (chunked transfer encoding decoded)
     /// contains `marker`; returns that body.
-    func readText(containing marker: String, timeout: Duration = .seconds(10)) async throws -> String {
+    func readText(containing marker: String, timeout: Duration = .seconds(30)) async throws -> String {
         let bytes = try await read(until: { Self.streamedBody($0).contains(marker) }, timeout: timeout, context: "'\(marker)'")
         return Self.streamedBody(bytes)
     }
@@ -118,7 +118,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Reads one whole response with a Content-Length; returns (status, head, body).
-    func readResponse(timeout: Duration = .seconds(10)) async throws -> (status: Int, head: String, body: String) {
+    func readResponse(timeout: Duration = .seconds(30)) async throws -> (status: Int, head: String, body: String) {
         let bytes = try await read(until: { bytes in
             guard let end = Self.headEnd(bytes) else { return false }
             let head = String(decoding: bytes[..<end], as: UTF8.self)

@@ -46,12 +46,16 @@ final class ServerFixture: Sendable {
         return CatalogueServer.makeApplication(catalogue: catalogue, options: options, logger: logger)
     }
 
-    /// Runs `body` with a client of the application (in process, through the router).
+    /// Runs `body` with a client of the application (in process through the router, or a live
+    /// server), the server's tasks kept off the cooperative pool (``DispatchTaskExecutor``).
     func test<T: Sendable>(
         _ setup: TestingSetup = .router, options: ServerOptions = ServerFixture.options(),
         _ body: @Sendable (any TestClientProtocol) async throws -> T
     ) async throws -> T {
-        try await application(options).test(setup, body)
+        let application = self.application(options)
+        return try await withTaskExecutorPreference(DispatchTaskExecutor.shared) {
+            try await application.test(setup, body)
+        }
     }
 }
 

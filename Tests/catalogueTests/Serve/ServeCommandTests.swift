@@ -53,6 +53,33 @@ struct ServeCommandTests {
         #expect(server.standardError.contains("method=GET path=/api/countries?q=bog&scope=capital status=200"))
     }
 
+    @Test("A write by another process reaches the change stream, and the totals by the time it does")
+    func writeByAnotherProcess() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let server = try ServerProcess([], database: runner.databasePath)
+        let address = try #require(server.address(), "no start line: \(server.standardError)")
+        func total() throws -> Int {
+            let answer = try httpRequest("http://\(address)/api/products?q=the&limit=1")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+            return try #require(json["total"] as? Int)
+        }
+        let before = try total()
+        #expect(try total() == before)   // now remembered by the server
+        let stream = try EventStreamReader(address: address, path: "/api/products/changes")
+        let csv = runner.directory.appendingPathComponent("more.csv").path
+        try "name,type\nThe Lute,music\nThe Lyre,music\nThe Zither,music\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let imported = try runner.run(["import", "products", csv])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let change = try #require(stream.nextChange(timeout: 30), "no change event")
+        #expect(change["entity"] as? String == "products")
+        #expect(change["reload"] as? Bool == true)
+        #expect((change["inserted"] as? [Int])?.count == 3)
+        #expect(try total() == before + 3)
+        server.send(SIGTERM)
+        #expect(server.waitForExit(timeout: 15) == 0)
+    }
+
     @Test("SIGTERM lets an import in flight finish: it answers, lands whole, and the process exits 0")
     func gracefulShutdown() throws {
         let runner = try CommandRunner()
