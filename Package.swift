@@ -6,10 +6,16 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CatalogueKit", targets: ["CatalogueKit"]),
+        .library(name: "CatalogueServer", targets: ["CatalogueServer"]),
         .executable(name: "catalogue", targets: ["catalogue"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The HTTP server of `catalogue serve` (its default traits pull in swift-configuration,
+        // which the server does not use).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The SQLite C API, from the system's libsqlite3 (Debian: libsqlite3-dev).
@@ -46,12 +52,28 @@ let package = Package(
             name: "CatalogueKit",
             dependencies: ["CatalogueCore", "CatalogueSQLite", "SQLiteStore"]
         ),
+        // `catalogue serve`: the JSON API, the change streams and the embedded search page, on
+        // Hummingbird. Talks to the catalogue only through its engine-neutral async API.
+        .target(
+            name: "CatalogueServer",
+            dependencies: [
+                "CatalogueCore",
+                "DatabaseCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            exclude: ["Page"],
+            plugins: ["EmbedResourcesPlugin"]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "catalogue",
             dependencies: [
                 "CatalogueKit",
+                "CatalogueServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Turns `migrations/*.sql` and `seed/*.json` into Swift string constants at build time,
@@ -97,6 +119,14 @@ let package = Package(
         .testTarget(
             name: "CatalogueKitTests",
             dependencies: ["CatalogueKit", "CatalogueCore", "CatalogueSQLite"]
+        ),
+        .testTarget(
+            name: "CatalogueServerTests",
+            dependencies: [
+                "CatalogueServer",
+                "CatalogueKit",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "catalogueTests",

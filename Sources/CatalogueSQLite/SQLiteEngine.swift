@@ -4,9 +4,13 @@ import SQLiteStore
 
 /// The SQLite engine: a catalogue in one database file (or in memory), the embedded default.
 ///
-/// One connection writes (behind a ``DatabaseQueue``); reads share it. The file is created,
-/// migrated and seeded on first use, and refused untouched when it is not a catalogue or was
-/// made by a newer version.
+/// One connection writes (behind a ``DatabaseQueue``). Reads of a database file in
+/// write-ahead-logging mode (the default) run on a small pool of read-only connections
+/// (``readerCount``), in parallel with each other and beside the writer, so a long import does
+/// not hold up searches; an in-memory database has one connection, which reads share. A read
+/// nested in a write (a search inside `write {}`) runs on the writing connection and sees the
+/// write's uncommitted rows. The file is created, migrated and seeded on first use, and refused
+/// untouched when it is not a catalogue or was made by a newer version.
 ///
 /// ```swift
 /// let catalogue = try Catalogue(path: "/tmp/catalogue.sqlite")
@@ -16,8 +20,12 @@ import SQLiteStore
 public final class SQLiteEngine: CatalogueEngine {
     /// The database file (`":memory:"` for a private in-memory catalogue).
     public let path: String
-    /// The database's connection, serialized.
+    /// The database's writing connection, serialized. Change tokens and change polling read
+    /// it too.
     public let database: DatabaseQueue
+    /// The read-only connections of a file database in WAL mode; nil when reads share the
+    /// writing connection (in memory, or another journal mode).
+    let readers: SQLiteReaderPool?
     /// The streams of ``changes(pollingInterval:)``.
     private let changeHub = ChangeHub()
     /// Whether the catalogue is open read-only (``CatalogueAccess/readOnly``, a read-only
@@ -35,6 +43,15 @@ public final class SQLiteEngine: CatalogueEngine {
     /// The `data_version` at which queued keys were last folded (see ``refoldQueuedKeys()``).
     private let refoldedAtVersion = Locked<Int64?>(nil)
 
+    /// How many read-only connections a file database gets at most, unless told otherwise.
+    public static let defaultReaderCount = 4
+
+    /// How many read-only connections reads may use at once (0: reads share the writing
+    /// connection).
+    public var readerCount: Int {
+        readers?.capacity ?? 0
+    }
+
     public var name: String { "SQLite" }
     public var location: String { path }
 
@@ -45,10 +62,13 @@ public final class SQLiteEngine: CatalogueEngine {
 
     /// Opens the catalogue at `path`: creates it when missing (atomically, with the seed),
     /// migrates an existing one, and refuses anything that is not a catalogue. See
-    /// ``Catalogue/init(path:seed:configuration:appMigrations:access:)``.
+    /// ``Catalogue/init(path:seed:configuration:appMigrations:access:)``. `readerCount` bounds
+    /// the read-only connections of a writable file database in WAL mode (0: reads share the
+    /// writing connection).
     public init(
         path: String, seed: Bool = true, configuration: Configuration = Configuration(),
-        appMigrations: [Migration] = [], access: CatalogueAccess = .readWrite
+        appMigrations: [Migration] = [], access: CatalogueAccess = .readWrite,
+        readerCount: Int = SQLiteEngine.defaultReaderCount
     ) throws {
         self.path = path
         let opened = try CatalogueOpener(
@@ -66,6 +86,15 @@ public final class SQLiteEngine: CatalogueEngine {
         } else {
             self.asideConfiguration = nil
         }
+        // Reads get connections of their own on a file this user can write, in WAL mode; a file
+        // this user cannot write is read on its one connection, opened as its permissions allow.
+        let journalMode: String? = try opened.connection.scalar("PRAGMA journal_mode")
+        let writableFile = !opened.isReadOnly || asideConfiguration != nil
+        let pooled = readerCount > 0 && writableFile && !opened.connection.isInMemory
+            && !CatalogueOpener.isSpecialName(path) && journalMode?.lowercased() == "wal"
+        var readerConfiguration = configuration
+        readerConfiguration.createIfMissing = false
+        self.readers = pooled ? SQLiteReaderPool(path: path, configuration: readerConfiguration, capacity: readerCount) : nil
         opened.connection.startObservingRowChanges()
         self.database = DatabaseQueue(connection: opened.connection)
         // Rows other tools wrote since the file was last opened get their keys (a write: after
@@ -100,11 +129,17 @@ public final class SQLiteEngine: CatalogueEngine {
     // MARK: - CatalogueEngine
 
     public func read<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
-        try database.read { try body($0) }
+        if let readers, !isWritingOnCurrentThread {
+            return try readers.withReader { db in try db.readTransaction { try body(db) } }
+        }
+        return try database.read { try body($0) }
     }
 
     public func reading<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
-        try database.inDatabase { try body($0) }
+        if let readers, !isWritingOnCurrentThread {
+            return try readers.withReader { try body($0) }
+        }
+        return try database.inDatabase { try body($0) }
     }
 
     /// The first write checks the file with `PRAGMA quick_check` inside its transaction and
@@ -112,7 +147,8 @@ public final class SQLiteEngine: CatalogueEngine {
     /// read-only catalogue throws ``CatalogueError/readOnly(path:)``.
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
         try checkWritable()
-        return try database.inDatabase { db in
+        try refuseWriteInsideRead()
+        return try onWriter { db in
             try publishingChanges(of: db) {
                 try db.transaction(.immediate) {
                     try integrity.verify(db)
@@ -137,7 +173,8 @@ public final class SQLiteEngine: CatalogueEngine {
             try database.inDatabase { try $0.copy(into: scratch) }
             return try scratch.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
         }
-        return try database.inDatabase { db in
+        try refuseWriteInsideRead()
+        return try onWriter { db in
             // A bulk import is not observed row by row (a hook call per row costs); it is
             // reported as a change of its tables.
             db.stopObservingRowChanges()
@@ -151,6 +188,30 @@ public final class SQLiteEngine: CatalogueEngine {
                 changeHub.publish(DatabaseChange(tables: Set(tables), origin: .thisCatalogue))
             }
             return counts
+        }
+    }
+
+    /// Runs `body` on the writing connection, marking the thread as writing so that reads
+    /// nested in `body` run there too (and see its uncommitted rows).
+    private func onWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+        try database.inDatabase { db in
+            let outer = WritingEngine.current
+            WritingEngine.current = self
+            defer { WritingEngine.current = outer }
+            return try body(db)
+        }
+    }
+
+    /// Whether the calling thread is inside a write of this engine.
+    private var isWritingOnCurrentThread: Bool {
+        WritingEngine.current === self
+    }
+
+    /// A write nested in a read fails, as it does on one connection: a read transaction
+    /// forbids writes.
+    private func refuseWriteInsideRead() throws {
+        if let readers, readers.isReadingOnCurrentThread, !isWritingOnCurrentThread {
+            throw DatabaseError(code: .SQLITE_READONLY, message: "attempt to write a readonly database (a write inside a read)")
         }
     }
 
@@ -231,6 +292,7 @@ public final class SQLiteEngine: CatalogueEngine {
 
     public func purgeCaches() throws {
         try database.inDatabase { $0.purgeCaches() }
+        readers?.purgeCaches()
     }
 
     // MARK: - Opening

@@ -9,8 +9,11 @@ import Darwin
 #endif
 
 /// `catalogue`: the command-line face of CatalogueKit.
+///
+/// Async at the root so that `serve` runs its server in Swift concurrency; every other command
+/// is a synchronous `ParsableCommand` and runs as it always has.
 @main
-struct CatalogueCommand: ParsableCommand {
+struct CatalogueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalogue",
         abstract: "Search a catalogue of countries and products, as you type.",
@@ -23,9 +26,13 @@ struct CatalogueCommand: ParsableCommand {
               catalogue search bog --scope capital
               catalogue search united ki --match words
               catalogue --db ./catalogue.sqlite search ipad --entity products --scope device --format json
+              catalogue serve --port 8080
             """,
         version: CatalogueVersion.current,
-        subcommands: [SearchCommand.self, BrowseCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self, ShowCommand.self, InteractiveCommand.self, ReindexCommand.self]
+        subcommands: [
+            SearchCommand.self, BrowseCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self, ShowCommand.self,
+            InteractiveCommand.self, ReindexCommand.self, ServeCommand.self,
+        ]
     )
 
     /// `--db` before the subcommand (`catalogue --db x.sqlite search bog`): parsed here and
@@ -34,10 +41,14 @@ struct CatalogueCommand: ParsableCommand {
 
     /// Runs the command line, reporting errors as `catalogue: error: …` on stderr with exit code
     /// 1 for failures and 2 for usage errors.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
             try DatabaseInUse.verifyReads()
             DatabaseInUse.close()
             try standardOutput.finish()

@@ -2,7 +2,7 @@
 //
 //   swift run -c release --package-path Benchmarks CatalogueBenchmarks [--smoke]
 //       [--sizes 10000,100000,1000000] [--rounds N] [--output BENCHMARKS.md] [--data DIR]
-//       [--workloads search,import,cli] [--catalogue PATH]
+//       [--workloads search,import,cli,http] [--catalogue PATH] [--http-seconds 30]
 //
 // The import and cli workloads run the root package's `catalogue` binary: by default
 // .build/release/catalogue of the root package (`swift build -c release` there), or --catalogue PATH.
@@ -15,8 +15,11 @@ struct Options {
     var output: String?
     var dataDirectory = URL(fileURLWithPath: ".data")
     var smoke = false
-    /// Which workloads run: `search` (search, sections), `import` and `cli` (cold CLI search).
+    /// Which workloads run: `search` (search, sections), `import` and `cli` (cold CLI search);
+    /// `http` (`catalogue serve` under wrk) only when asked for.
     var workloads: Set<String> = ["search", "import", "cli"]
+    /// How long wrk runs in the `http` workload.
+    var httpSeconds = 30
     /// The `catalogue` binary the import workload runs.
     var catalogueBinary = ImportWorkload.defaultCatalogueBinary
 
@@ -41,9 +44,11 @@ struct Options {
                 options.workloads = Set((iterator.next() ?? "").split(separator: ",").map(String.init))
             case "--catalogue":
                 options.catalogueBinary = iterator.next() ?? options.catalogueBinary
+            case "--http-seconds":
+                options.httpSeconds = Int(iterator.next() ?? "") ?? options.httpSeconds
             case "--help", "-h":
                 print("usage: CatalogueBenchmarks [--smoke] [--sizes 10000,100000,1000000] [--rounds N] [--output FILE] [--data DIR] "
-                    + "[--workloads search,import,cli] [--catalogue PATH]")
+                    + "[--workloads search,import,cli,http] [--catalogue PATH] [--http-seconds 30]")
                 exit(0)
             default:
                 FileHandle.standardError.write(Data("CatalogueBenchmarks: error: unknown argument \(argument)\n".utf8))
@@ -78,6 +83,14 @@ do {
             let (text, ratio) = try workload.run()
             report.addText(text)
             targets.importRatio = ratio
+        }
+        if options.workloads.contains("http") {
+            let data = try BenchmarkData.prepare(size: size, directory: options.dataDirectory)
+            let workload = HTTPServerWorkload(
+                data: data, catalogueBinary: options.catalogueBinary,
+                scratch: options.dataDirectory.appendingPathComponent("http-scratch"), seconds: options.httpSeconds,
+                importRows: options.smoke ? 1_000 : 100_000)
+            report.addText(try workload.run())
         }
         guard options.workloads.contains("search") else { continue }
         let data = try BenchmarkData.prepare(size: size, directory: options.dataDirectory)

@@ -1,0 +1,56 @@
+import CatalogueCore
+import Hummingbird
+import ServiceLifecycle
+
+/// `GET /api/{entity}/changes`: a Server-Sent Events stream. `ready` on connect, a `change`
+/// event (``ChangeEvent``) whenever the catalogue changes (this server's imports, another
+/// process, another machine), and a `: keep-alive` comment line every
+/// ``ServerOptions/keepAliveInterval``. No replay: a client that reconnects refreshes. The
+/// stream ends when the client goes away or the server shuts down gracefully.
+struct ChangesController<R: ServedRecord>: Sendable {
+    let broadcaster: ChangeBroadcaster
+    let keepAliveInterval: Duration
+
+    var endpoints: RouteCollection<BasicRequestContext> {
+        RouteCollection(context: BasicRequestContext.self)
+            .get(use: changes)
+    }
+
+    @Sendable func changes(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let broadcaster = self.broadcaster
+        let interval = keepAliveInterval
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream; charset=utf-8",
+            .cacheControl: "no-cache",
+            HTTPFields.Element.Name("X-Accel-Buffering")!: "no",
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self, bufferingPolicy: .bufferingNewest(1_000))
+            continuation.yield(.ready)
+            let subscription = broadcaster.subscribe(to: R.entity.entity) { continuation.yield(.change($0)) }
+            defer {
+                subscription.cancel()
+                continuation.finish()
+            }
+            // Structured throughout (no unstructured task): the keep-alive ticker is a child
+            // task, and graceful shutdown ends the stream by finishing it.
+            try await withGracefulShutdownHandler {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        while true {
+                            try await Task.sleep(for: interval)
+                            continuation.yield(.keepAlive)
+                        }
+                    }
+                    for await event in events {
+                        try await writer.write(ByteBuffer(string: event.text))
+                    }
+                    group.cancelAll()
+                }
+            } onGracefulShutdown: {
+                continuation.finish()
+            }
+            try await writer.finish(nil)
+        })
+    }
+}

@@ -1,0 +1,41 @@
+import Hummingbird
+import Logging
+
+/// Every failure becomes `{"error": "…"}` with its status: the API's own errors as they are,
+/// Hummingbird's (no route, body too large) with a message of ours, anything else a 500 that
+/// names no SQL and no stack (the detail goes to the log).
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return try error.response(from: request, context: context)
+        } catch let error as HTTPError {
+            return try Self.apiError(for: error, path: request.uri.path).response(from: request, context: context)
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            return try APIError(.contentTooLarge, "the body is larger than the server accepts").response(from: request, context: context)
+        } catch let error as any HTTPResponseError where error.status.code < 500 {
+            return try APIError(error.status, error.status.reasonPhrase.lowercased()).response(from: request, context: context)
+        } catch {
+            logger.error("internal error", metadata: ["path": "\(request.uri.path)", "error": "\(String(describing: error))"])
+            return try APIError(.internalServerError, "the server could not answer: the catalogue could not be read or written")
+                .response(from: request, context: context)
+        }
+    }
+
+    /// Hummingbird's errors, in the API's words.
+    static func apiError(for error: HTTPError, path: String) -> APIError {
+        switch error.status {
+        case .notFound:
+            APIError(.notFound, "no such resource: \(SearchQuery.quoted(path))")
+        case .methodNotAllowed:
+            APIError(.methodNotAllowed, "method not allowed on \(SearchQuery.quoted(path))", headers: error.headers)
+        case .contentTooLarge:
+            APIError(.contentTooLarge, "the body is larger than the server accepts")
+        default:
+            APIError(error.status, error.body ?? error.status.reasonPhrase.lowercased(), headers: error.headers)
+        }
+    }
+}

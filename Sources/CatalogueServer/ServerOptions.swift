@@ -1,0 +1,34 @@
+/// How `catalogue serve` listens and what it allows.
+///
+/// ```swift
+/// var options = ServerOptions()
+/// options.port = 9000
+/// options.importToken = ImportToken("s3cret-token-value")   // imports allowed with this token
+/// options.corsOrigin = "https://example.org"
+/// ```
+public struct ServerOptions: Sendable {
+    /// The address to bind: loopback unless told otherwise.
+    public var host = "127.0.0.1"
+    /// The TCP port (0: any free port).
+    public var port = 8080
+    /// The token `POST /api/{entity}/import` needs; nil: the server is read-only.
+    public var importToken: ImportToken?
+    /// The one origin allowed to call the API from a browser page served elsewhere (CORS); nil:
+    /// no CORS headers at all.
+    public var corsOrigin: String?
+    /// The largest request body accepted (an import), in bytes: 64 MiB.
+    public var maximumBodySize = 64 * 1024 * 1024
+    /// How often a change stream sends a comment line, so proxies and browsers keep it open.
+    public var keepAliveInterval: Duration = .seconds(15)
+    /// How often the change streams check for writes by other processes (SQLite).
+    public var changePollingInterval: Duration = .milliseconds(100)
+
+    /// The longest search text, in Unicode scalars.
+    public static let maximumTextLength = 256
+    /// The most rows one answer holds.
+    public static let maximumLimit = 500
+    /// Rows per answer unless `limit` says otherwise.
+    public static let defaultLimit = 50
+
+    public init() {}
+}

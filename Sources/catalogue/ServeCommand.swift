@@ -1,0 +1,98 @@
+import ArgumentParser
+import CatalogueKit
+import CatalogueServer
+import Logging
+
+/// `catalogue serve`: the JSON API and the search page over HTTP, until SIGINT or SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the catalogue over HTTP: a JSON API and a search page.",
+        discussion: """
+            Open http://127.0.0.1:8080/ for the search page: it searches as you type, with scopes, \
+            match modes, sections and an A–Z index, and follows changes live. The JSON API is \
+            under /api (see docs/openapi.yaml): /api/countries?q=bog&scope=capital, \
+            /api/products/sections, /api/countries/CO, /api/products/changes (Server-Sent \
+            Events), POST /api/products/import.
+
+            The server listens on 127.0.0.1 unless --host says otherwise. Without --token-file it \
+            is read-only: imports are refused with 403. With it, POST /api/{entity}/import needs \
+            'Authorization: Bearer TOKEN', TOKEN being the file's contents (surrounding whitespace \
+            removed). CORS headers are sent only for --cors-origin. One access log line per \
+            request goes to stderr. SIGINT (Ctrl-C) or SIGTERM stops it: requests in flight \
+            finish first.
+
+            Examples:
+              catalogue serve
+              catalogue serve --db /var/lib/catalogue.sqlite --port 9000
+              catalogue serve --token-file ~/.config/catalogue/token
+              catalogue serve --host 0.0.0.0 --cors-origin https://app.example.org
+              curl 'http://127.0.0.1:8080/api/countries?q=bog&scope=capital'
+              curl -H "Authorization: Bearer $(cat token)" --data-binary @products.csv \\
+                   http://127.0.0.1:8080/api/products/import
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("The address to listen on (0.0.0.0: every interface).", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port (0: any free port).")
+    var port = 8080
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp(
+        "A file holding the token imports need; without it the server is read-only.", valueName: "path"))
+    var tokenFile: String?
+
+    @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
+        "The one origin whose pages may call the API (e.g. https://app.example.org); no CORS headers otherwise.",
+        valueName: "origin"))
+    var corsOrigin: String?
+
+    @Option(name: .customLong("log-level"), help: "The least severe log lines shown: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be from 0 to 65535, not \(port)")
+        }
+        guard !host.isEmpty else {
+            throw ValidationError("--host must not be empty")
+        }
+        if let corsOrigin, !Self.isOrigin(corsOrigin) {
+            throw ValidationError("--cors-origin must be an origin such as https://app.example.org (scheme, host, optional port), not '\(corsOrigin)'")
+        }
+    }
+
+    mutating func run() async throws {
+        var options = ServerOptions()
+        options.host = host
+        options.port = port
+        options.corsOrigin = corsOrigin
+        options.importToken = try tokenFile.map { try ImportToken(contentsOfFile: $0) }
+        // Without a token nothing is written: the catalogue is opened read-only.
+        let catalogue = try global.openCatalogue(access: options.importToken == nil ? .readOnly : .readWrite)
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "catalogue.serve")
+        logger.logLevel = logLevel
+        let access = options.importToken == nil
+            ? "read-only: imports are refused (start with --token-file to allow them)"
+            : "imports allowed with the token from \(tokenFile ?? "")"
+        let location = catalogue.location
+        let application = CatalogueServer.makeApplication(catalogue: catalogue, options: options, logger: logger) { address in
+            standardError("catalogue serve: http://\(address)/ (\(location); \(access))")
+        }
+        try await application.runService()
+    }
+
+    /// `http(s)://host[:port]`, nothing after.
+    static func isOrigin(_ text: String) -> Bool {
+        for scheme in ["http://", "https://"] where text.hasPrefix(scheme) {
+            let rest = text.dropFirst(scheme.count)
+            return !rest.isEmpty && !rest.contains("/") && !rest.contains("?") && !rest.contains("#") && !rest.contains(" ")
+        }
+        return false
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
