@@ -118,6 +118,17 @@ struct AsyncAndChangesTests {
         #expect(found.contains { $0.name == "Crème brûlée torch" && $0.year == 2019 })
     }
 
+    @Test("importRecords from the main actor: the import runs off it, its counts and rows arrive")
+    @MainActor
+    func asyncImport() async throws {
+        let catalogue = try Catalogue(path: ":memory:", seed: false)
+        let input = ImportInput(bytes: Array("name,type,year\nAsync lamp,thing,2024\nAsync desk,thing,\n".utf8), name: "async.csv")
+        let counts = try await catalogue.importRecords(Product.self, from: input, options: ImportOptions(format: .csv))
+        #expect(counts.added == 2)
+        let found = try await catalogue.fetch(CatalogueSearch.products(matching: "async"))
+        #expect(found.map(\.name).sorted() == ["Async desk", "Async lamp"])
+    }
+
     @Test("a search inside a write runs on the write's connection and sees it")
     func nestedSearch() throws {
         let catalogue = try Catalogue(path: ":memory:", seed: false)

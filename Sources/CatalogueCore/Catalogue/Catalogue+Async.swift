@@ -49,6 +49,25 @@ extension Catalogue {
         try await offload { try self.record(type, id: id) }
     }
 
+    /// Async form of ``importRecords(_:from:options:progress:skipped:)``: the import runs on a
+    /// thread of its own, which also calls `progress` and `skipped`. The input is handed over
+    /// (`sending`): only the import reads it from then on.
+    ///
+    /// ```swift
+    /// let input = try ImportInput(path: "products.csv")
+    /// let counts = try await catalogue.importRecords(Product.self, from: input, options: ImportOptions(format: .csv))
+    /// ```
+    @discardableResult
+    public func importRecords<R: ImportableRecord>(
+        _ type: R.Type, from input: sending ImportInput, options: ImportOptions,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil, skipped: (@Sendable (ImportIssue) -> Void)? = nil
+    ) async throws -> ImportCounts {
+        let handedOver = HandedOver(input)
+        return try await offload {
+            try self.importRecords(type, from: handedOver.value, options: options, progress: progress, skipped: skipped)
+        }
+    }
+
     /// Async form of ``productTypes()``.
     public func productTypes() async throws -> [String] {
         try await offload { try self.productTypes() }
@@ -70,6 +89,16 @@ package func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) as
         blockingWorkQueue.async {
             continuation.resume(with: Result { try body() })
         }
+    }
+}
+
+/// A value handed from the caller to the thread that runs the work: the caller gave it up
+/// (`sending`), so only that thread touches it.
+private final class HandedOver<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: sending Value) {
+        self.value = value
     }
 }
 
