@@ -1,8 +1,8 @@
 import CatalogueCore
 
 extension Product: ServedRecord {
-    /// One scope per product type, as stored (the smallest spelling when they differ), in folded
-    /// order.
+    /// One scope per product type (types compared after folding, each spelled as one of its
+    /// products stores it), in folded order.
     static func dataScopes(in catalogue: Catalogue) async throws -> [SearchScope] {
         try await catalogue.productTypes().map { SearchScope(key: $0, title: $0) }
     }

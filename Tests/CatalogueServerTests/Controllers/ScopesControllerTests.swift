@@ -29,7 +29,7 @@ struct ScopesControllerTests {
         }
     }
 
-    @Test("Products: all, then every type in folded order with its stored spelling, 0 included")
+    @Test("Products: all, then every type in folded order, once, with a stored spelling, 0 included")
     func products() async throws {
         let fixture = try ServerFixture()
         try await fixture.catalogue.write { db in
@@ -40,7 +40,8 @@ struct ScopesControllerTests {
         let types = try await fixture.catalogue.productTypes()
         #expect(body.scopes.map(\.scope) == ["all"] + types)
         #expect(body.scopes.first?.title == "All")
-        #expect(types.contains("Music") && !types.contains("music"))
+        // "Music" and "music" are one type, listed once, spelled as one of its rows has it.
+        #expect(types.filter { $0.lowercased() == "music" }.count == 1, "\(types)")
         for scope in body.scopes {
             let parsed = ProductScope(parsing: scope.scope)
             let count = try await fixture.catalogue.fetchCount(CatalogueSearch.products(matching: "i", scope: parsed))
