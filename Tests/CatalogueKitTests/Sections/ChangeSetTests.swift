@@ -31,7 +31,10 @@ func replay(_ changes: ChangeSet, on old: [[Int64]], new: [[Int64]]) throws -> [
     return sections
 }
 
-@Suite("Change sets", .serialized)
+/// Change sets from writes by SQLite's own shell (another process, another tool). (The
+/// engine-neutral change-set tests, on SQLite and PostgreSQL, are in
+/// CatalogueEngineTests/ChangeSetTests.)
+@Suite("Change sets (SQLite shell)", .serialized)
 struct ChangeSetTests {
     static let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0'")
 
@@ -132,69 +135,5 @@ struct ChangeSetTests {
             #expect(fresh.sectionedIDs.map(\.ids) == new.map(\.ids), "round \(round), seed \(seed)")
             #expect(fresh.sections.map(\.name) == controller.sections.map(\.name))
         }
-    }
-
-    @Test("No change, no change set; a renamed loaded record in place is an update")
-    func updatesAndNoChanges() throws {
-        let catalogue = try emptyCatalogue()
-        try catalogue.write { db in
-            for name in ["Apple", "Apricot", "Banana", "Cherry"] { try db.insert(Product(name: name, type: "fruit")) }
-        }
-        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName))
-        try controller.performFetch()
-        #expect(try controller.processPendingChanges() == nil)
-        let banana = try controller.object(at: ResultIndexPath(row: 0, section: 1))
-        try catalogue.write { db in
-            var renamed = banana
-            renamed.name = "Blueberry"
-            try db.update(renamed)
-        }
-        let changes = try #require(try controller.processPendingChanges())
-        #expect(changes.changes == [.updateRow(from: ResultIndexPath(row: 0, section: 1), to: ResultIndexPath(row: 0, section: 1))])
-
-        try catalogue.write { db in
-            var moved = banana
-            moved.name = "Date"
-            try db.update(moved)
-        }
-        let move = try #require(try controller.processPendingChanges())
-        #expect(move.deletedSections == [1])
-        #expect(move.insertedSections == [2])
-        #expect(move.movedRows.map { [$0.from, $0.to] } == [[ResultIndexPath(row: 0, section: 1), ResultIndexPath(row: 0, section: 2)]])
-    }
-
-    @Test("A bulk import into many rows yields one change set that replays correctly")
-    func bulkChange() throws {
-        let catalogue = try emptyCatalogue()
-        var random = SplitMix64(seed: 7)
-        try catalogue.write { db in
-            for _ in 0..<20_000 { try db.insert(Product(name: Self.randomName(&random), type: "thing")) }
-        }
-        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName))
-        try controller.performFetch()
-        let old = controller.sectionedIDs.map(\.ids)
-        try catalogue.write { db in
-            for _ in 0..<2_000 { try db.insert(Product(name: Self.randomName(&random), type: "thing")) }
-        }
-        let changes = try #require(try controller.processPendingChanges())
-        #expect(changes.insertedRows.count == 2_000)
-        #expect(changes.movedRows.isEmpty)
-        #expect(try replay(changes, on: old, new: controller.sectionedIDs.map(\.ids)) == controller.sectionedIDs.map(\.ids))
-    }
-
-    @Test("changeSets() delivers a change made by another connection")
-    func asyncSequence() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("stream.sqlite")
-        let catalogue = try Catalogue(path: path, seed: false)
-        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Product>(sortDescriptors: FetchSortDescriptor.byName))
-        try controller.performFetch()
-        let other = try Catalogue(path: path, seed: false)
-        try await other.write { db in _ = try db.insert(Product(name: "Zebra lamp", type: "thing")) }
-        var iterator = controller.changeSets(pollingInterval: .milliseconds(10)).makeAsyncIterator()
-        let changes = try #require(try await iterator.next())
-        #expect(changes.insertedSections == [0])
-        #expect(changes.insertedRows == [ResultIndexPath(row: 0, section: 0)])
     }
 }
