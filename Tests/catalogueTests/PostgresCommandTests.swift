@@ -111,6 +111,48 @@ struct PostgresCommandTests {
         #expect(names(reexported) == names(exported.standardOutput))
     }
 
+    /// Drives `catalogue interactive --db URL` in tmux: search, scope switch, quit.
+    static let interactiveScript = #"""
+        set -u
+        BIN=$1; URL=$2; WORK=$(mktemp -d); SOCKET="catalogue-pg-tmux-$$"
+        tm() { tmux -u -L "$SOCKET" -f /dev/null "$@"; }
+        trap 'tm kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
+        shows() {
+            local deadline=$((SECONDS + 20))
+            until tm capture-pane -p -t t | grep -Eq -- "$1"; do
+                if [ $SECONDS -ge $deadline ]; then echo "not on screen: $1"; tm capture-pane -p -t t; exit 1; fi
+                sleep 0.05
+            done
+        }
+        tm new-session -d -s t -x 80 -y 24             "XDG_STATE_HOME=$WORK/state HOME=$WORK '$BIN' interactive --db '$URL'; echo EXIT=\$?; sleep 60"
+        shows 'Scope: \[Name 250\]'
+        tm send-keys -t t -l '/cote'
+        shows "^> Côte d'Ivoire +Yamoussoukro"
+        shows 'Scope: \[Name 1\] · Capital 0'
+        tm send-keys -t t Tab C-u
+        tm send-keys -t t -l 'bog'
+        shows '^> Bogotá +Colombia'
+        tm send-keys -t t C-c
+        shows '^EXIT=0'
+        echo "interactive on PostgreSQL: ok"
+        """#
+
+    @Test("interactive on PostgreSQL in tmux: search as you type, the capital scope, quit", .requiresPostgres)
+    func interactive() throws {
+        guard InteractiveTmuxTests.tmux != nil else {
+            Issue.record("tmux is not installed (apt-get install tmux; .ci/run does)")
+            return
+        }
+        let (runner, url) = try Self.prepared()
+        defer { runner.cleanUp() }
+        let log = runner.directory.appendingPathComponent("tmux.log")
+        let status = try InteractiveTmuxTests.run(
+            ["/bin/bash", "-c", Self.interactiveScript, "bash", CommandRunner.executable.path, url], output: log.path)
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(status == 0, "\(text)")
+        #expect(text.hasSuffix("interactive on PostgreSQL: ok\n"), "\(text)")
+    }
+
     @Test("A server that is down, a wrong password, an unknown database: one line naming the server, exit 1", .requiresPostgres)
     func connectionFailures() throws {
         let server = try PostgresTestServer.shared()
