@@ -60,29 +60,28 @@ extension PostgresEngine {
             do {
                 let connection = try await PostgresConnection.connect(
                     configuration: listenerConfiguration(), id: 1, logger: context.logger)
-                let (changes, continuation) = AsyncStream<DatabaseChange>.makeStream()
-                let own = ownBackends
-                let listener = connection.addListener(channel: "catalogue_changes") { _, notification in
-                    let isOwn = own.withLock { $0.values.contains(notification.backendPID) }
-                    if !isOwn, let change = Self.change(fromPayload: notification.payload) {
-                        continuation.yield(change)
+                do {
+                    // Returns when the task is cancelled; throws when the connection is lost.
+                    try await connection.listen(on: "catalogue_changes") { notifications in
+                        if !signalled {
+                            signalled = true
+                            ready.signal()
+                        }
+                        if lost {
+                            // Notifications sent while disconnected are lost: anything may have changed.
+                            yield(DatabaseChange(tables: nil, origin: .elsewhere))
+                        }
+                        for try await notification in notifications {
+                            let (change, backend) = Self.change(fromPayload: notification.payload)
+                            // This catalogue's own commits were reported as they committed.
+                            if let backend, ownBackends.withLock({ $0.values.contains(backend) }) { continue }
+                            yield(change)
+                        }
                     }
+                } catch {
+                    try? await connection.close()
+                    throw error
                 }
-                connection.closeFuture.whenComplete { _ in continuation.finish() }
-                try await connection.query("LISTEN catalogue_changes", logger: context.logger)
-                if !signalled {
-                    signalled = true
-                    ready.signal()
-                }
-                if lost {
-                    // Notifications sent while disconnected are lost: anything may have changed.
-                    yield(DatabaseChange(tables: nil, origin: .elsewhere))
-                }
-                // Until the connection closes, or the task is cancelled (which ends the loop).
-                for await change in changes {
-                    yield(change)
-                }
-                listener.stop()
                 try? await connection.close()
                 lost = true
             } catch is CancellationError {
@@ -107,20 +106,23 @@ extension PostgresEngine {
         return configuration
     }
 
-    /// The change a notification payload describes: `{"table":"product","op":"insert","ids":[1]}`
-    /// or `{"table":"product","op":"insert","reload":true}`. Alias rows are reported as changes
-    /// of their record (the ids are the record's).
-    static func change(fromPayload payload: String) -> DatabaseChange? {
+    /// The change a notification payload describes, and the backend that wrote it:
+    /// `{"table":"product","op":"insert","ids":[1],"pid":4242}` or
+    /// `{"table":"product","op":"insert","reload":true,"pid":4242}`. Alias rows are reported as
+    /// changes of their record (the ids are the record's). A payload that does not parse is a
+    /// change of anything.
+    static func change(fromPayload payload: String) -> (change: DatabaseChange, backend: Int32?) {
         struct Payload: Decodable {
             let table: String
             let ids: [Int64]?
+            let pid: Int32?
         }
         guard let decoded = try? JSONDecoder().decode(Payload.self, from: Data(payload.utf8)) else {
-            return DatabaseChange(tables: nil, origin: .elsewhere)
+            return (DatabaseChange(tables: nil, origin: .elsewhere), nil)
         }
         let table = recordTable(of: decoded.table)
-        return DatabaseChange(
-            tables: [table], rowIDs: decoded.ids.map { [table: Set($0)] } ?? [:], origin: .elsewhere)
+        let change = DatabaseChange(tables: [table], rowIDs: decoded.ids.map { [table: Set($0)] } ?? [:], origin: .elsewhere)
+        return (change, decoded.pid)
     }
 
     /// The record table a changed table belongs to (`country_alias` → `country`).

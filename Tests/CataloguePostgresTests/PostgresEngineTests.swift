@@ -6,8 +6,8 @@ import PostgresTestSupport
 import Testing
 
 /// Opening a PostgreSQL catalogue: migrations and seeding once, refusal of databases that are
-/// not ours or are newer, the README's example, concurrent readers, and the change log polled
-/// where LISTEN is switched off.
+/// not ours or are newer, the README's example, concurrent readers, and other writers' changes
+/// by LISTEN and by the change log polled where LISTEN is switched off.
 @Suite("PostgreSQL engine", .requiresPostgres)
 struct PostgresEngineTests {
     func database() throws -> PostgresTestDatabase {
@@ -71,15 +71,14 @@ struct PostgresEngineTests {
         #expect(try database.psql("SELECT string_agg(tablename, ',') FROM pg_tables WHERE schemaname = 'public'") == "invoices\n")
     }
 
-    @Test("Without LISTEN (switched off), another connection's commit arrives by polling the change log, with its rows")
-    func pollingFallback() async throws {
+    @Test("Another connection's commit arrives with its rows, by LISTEN or (switched off) by polling the change log; this catalogue's own once",
+          arguments: [true, false])
+    func changesFromElsewhere(listens: Bool) async throws {
         let database = try database()
         var options = PostgresEngine.Options()
-        options.usesListenNotify = false
+        options.usesListenNotify = listens
         let catalogue = try Catalogue.connect(to: database.url, options: options)
-        #expect(catalogue.postgres?.capabilities.listenNotify == false)
-        let listening = try Catalogue.connect(to: database.url)
-        #expect(listening.postgres?.capabilities.listenNotify == true)
+        #expect(catalogue.postgres?.capabilities.listenNotify == listens)
 
         var iterator = catalogue.changes(pollingInterval: .milliseconds(20)).makeAsyncIterator()
         let other = try Catalogue.connect(to: database.url)
