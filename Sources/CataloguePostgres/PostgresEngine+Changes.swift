@@ -31,11 +31,10 @@ extension PostgresEngine {
     public func changes(pollingInterval: Duration) -> AsyncThrowingStream<DatabaseChange, any Error> {
         if capabilities.listenNotify {
             let ready = DispatchSemaphore(value: 0)
-            let stream = changeHub.stream { [self] yield in
-                // On the engine's threads: this call waits for `ready` on its caller's.
-                try await withTaskExecutorPreference(BridgeExecutor.shared) {
-                    try await listen(signalling: ready, yield: yield)
-                }
+            // On the engine's threads: this call waits for `ready` on its caller's, which may be
+            // one of Swift concurrency's few.
+            let stream = changeHub.stream(on: BridgeExecutor.shared) { [self] yield in
+                try await listen(signalling: ready, yield: yield)
             }
             // Listening before returning: a commit right after this call is reported.
             _ = ready.wait(timeout: .now() + context.options.connectTimeout.dispatchInterval)
@@ -43,10 +42,8 @@ extension PostgresEngine {
         }
         // The horizon is read now: a commit right after this call is reported.
         let start = try? currentHorizon()
-        return changeHub.stream { [self] yield in
-            try await withTaskExecutorPreference(BridgeExecutor.shared) {
-                try await poll(from: start, every: pollingInterval, yield: yield)
-            }
+        return changeHub.stream(on: BridgeExecutor.shared) { [self] yield in
+            try await poll(from: start, every: pollingInterval, yield: yield)
         }
     }
 

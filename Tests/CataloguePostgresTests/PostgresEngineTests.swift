@@ -8,16 +8,24 @@ import Testing
 /// Opening a PostgreSQL catalogue: migrations and seeding once, refusal of databases that are
 /// not ours or are newer, the README's example, concurrent readers, and other writers' changes
 /// by LISTEN and by the change log polled where LISTEN is switched off.
-@Suite("PostgreSQL engine", .requiresPostgres)
+@Suite("PostgreSQL engine", .requiresPostgres, .timeLimit(.minutes(2)))
 struct PostgresEngineTests {
     func database() throws -> PostgresTestDatabase {
         try PostgresTestServer.shared().createDatabase(prefix: "engine_own")
     }
 
+    /// Runs a blocking call (connecting, psql) on a dispatch thread, as an app's async code must:
+    /// never on one of Swift concurrency's few threads.
+    func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
     @Test("The README's example: connect, then an async search prints Colombia; 16 searches at once all answer")
     func readmeExample() async throws {
-        let url = try database().url
-        let catalogue = try Catalogue.connect(to: url)
+        let url = try await offThread { try database().url }
+        let catalogue = try await offThread { try Catalogue.connect(to: url) }
         let results = try await catalogue.search(CatalogueSearch.countries(matching: "bog", scope: .capital))
         #expect(results.records.first?.name == "Colombia")
         #expect(catalogue.location == url)
@@ -74,14 +82,15 @@ struct PostgresEngineTests {
     @Test("Another connection's commit arrives with its rows, by LISTEN or (switched off) by polling the change log; this catalogue's own once",
           arguments: [true, false])
     func changesFromElsewhere(listens: Bool) async throws {
-        let database = try database()
+        let url = try await offThread { try database().url }
         var options = PostgresEngine.Options()
         options.usesListenNotify = listens
-        let catalogue = try Catalogue.connect(to: database.url, options: options)
+        let catalogue = try await offThread { [options] in try Catalogue.connect(to: url, options: options) }
         #expect(catalogue.postgres?.capabilities.listenNotify == listens)
 
-        var iterator = catalogue.changes(pollingInterval: .milliseconds(20)).makeAsyncIterator()
-        let other = try Catalogue.connect(to: database.url)
+        let changes = try await offThread { catalogue.changes(pollingInterval: .milliseconds(20)) }
+        var iterator = changes.makeAsyncIterator()
+        let other = try await offThread { try Catalogue.connect(to: url) }
         let inserted = try await other.write { db in try db.insert(Product(name: "Zebra lamp", type: "thing")) }
         let change = try #require(try await iterator.next())
         #expect(change.origin == .elsewhere)
