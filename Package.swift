@@ -7,7 +7,19 @@ let package = Package(
     products: [
         .library(name: "CatalogueKit", targets: ["CatalogueKit"]),
         .library(name: "CatalogueServer", targets: ["CatalogueServer"]),
+        // The PostgreSQL engine: build with the PostgreSQL trait (see below), else it is empty.
+        .library(name: "CataloguePostgres", targets: ["CataloguePostgres"]),
         .executable(name: "catalogue", targets: ["catalogue"]),
+    ],
+    traits: [
+        // PostgreSQL support: the CataloguePostgres engine (postgres-nio, whose first build takes
+        // minutes: BoringSSL, NIO), `--db postgres://…` in the CLI, and the tests on PostgreSQL.
+        // Off by default so the quick start and `swift test` build no network code:
+        //   swift build --traits PostgreSQL        swift test --traits PostgreSQL
+        .trait(
+            name: "PostgreSQL",
+            description: "The PostgreSQL engine (CataloguePostgres, postgres-nio) and --db postgres://… in the CLI"),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -16,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The SQLite C API, from the system's libsqlite3 (Debian: libsqlite3-dev).
@@ -47,6 +60,19 @@ let package = Package(
             dependencies: ["CatalogueCore", "SQLiteStore"],
             plugins: ["EmbedResourcesPlugin"]
         ),
+        // The PostgreSQL engine: its dialect, a connection pool (postgres-nio), migrations from
+        // migrations/postgres, COPY imports, LISTEN/NOTIFY changes. Its sources compile only
+        // with the PostgreSQL trait (`#if PostgreSQL`), and only then does it depend on
+        // postgres-nio, so a build without the trait never builds NIO.
+        .target(
+            name: "CataloguePostgres",
+            dependencies: [
+                "CatalogueCore",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["PostgreSQL"])),
+            ],
+            plugins: ["EmbedResourcesPlugin"]
+        ),
         // What an app imports: the core with SQLite, the embedded default engine.
         .target(
             name: "CatalogueKit",
@@ -72,6 +98,7 @@ let package = Package(
             dependencies: [
                 "CatalogueKit",
                 "CatalogueServer",
+                .target(name: "CataloguePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -120,6 +147,24 @@ let package = Package(
             name: "CatalogueKitTests",
             dependencies: ["CatalogueKit", "CatalogueCore", "CatalogueSQLite"]
         ),
+        // The suites that run unchanged on every engine: SQLite always, PostgreSQL with the
+        // PostgreSQL trait (`swift test --traits PostgreSQL`) where a test server can start.
+        .testTarget(
+            name: "CatalogueEngineTests",
+            dependencies: [
+                "CatalogueKit", "PostgresTestSupport",
+                .target(name: "CataloguePostgres", condition: .when(traits: ["PostgreSQL"])),
+            ]
+        ),
+        // The PostgreSQL engine's own tests (dialect, connecting, migrations, COPY, LISTEN and
+        // its fallback, crashes); empty without the PostgreSQL trait.
+        .testTarget(
+            name: "CataloguePostgresTests",
+            dependencies: [
+                "CatalogueKit", "PostgresTestSupport",
+                .target(name: "CataloguePostgres", condition: .when(traits: ["PostgreSQL"])),
+            ]
+        ),
         .testTarget(
             name: "CatalogueServerTests",
             dependencies: [
@@ -130,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "catalogueTests",
-            dependencies: ["catalogue"]
+            dependencies: ["catalogue", "PostgresTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,8 @@
 import CatalogueKit
 import Foundation
+#if PostgreSQL
+import CataloguePostgres
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +13,9 @@ import Darwin
 /// Where the tool's catalogue is, and the one place that opens it.
 ///
 /// `--db PATH`, else `$CATALOGUE_DB`, else the default location
-/// (`$XDG_DATA_HOME/catalogue/catalogue.sqlite`). A missing parent directory is created only for
+/// (`$XDG_DATA_HOME/catalogue/catalogue.sqlite`). A `postgres://user@host:port/database` URL
+/// there opens a PostgreSQL catalogue instead (a build with the `PostgreSQL` trait:
+/// `swift build --traits PostgreSQL`; without it, one line says how to get it). A missing parent directory is created only for
 /// the default location: an explicit path in a directory that does not exist is a mistyped path,
 /// reported, with nothing created. A catalogue created by this run is announced once on stderr
 /// when stderr is a terminal ("created a new catalogue at PATH").
@@ -37,6 +42,12 @@ struct CatalogueLocation {
         }
     }
 
+    /// Whether the location is a PostgreSQL URL rather than a file.
+    var isPostgres: Bool {
+        let lower = path.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
     /// The directory the database file goes in.
     var directory: String {
         URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -47,6 +58,13 @@ struct CatalogueLocation {
     /// `.readWrite` for those that write. A write waits for another writer up to
     /// `writeLockTimeout` (nil: as long as it takes).
     func open(access: CatalogueAccess, writeLockTimeout: Duration? = nil) throws -> Catalogue {
+        if isPostgres {
+            #if PostgreSQL
+            return try Catalogue.connect(to: path)
+            #else
+            throw CatalogueLocationError.postgresNotBuilt
+            #endif
+        }
         let existed = path == ":memory:" || FileManager.default.fileExists(atPath: path)
         if !existed, !FileManager.default.fileExists(atPath: directory) {
             guard isDefault else { throw CatalogueLocationError.missingDirectory(path: path, directory: directory) }
@@ -64,7 +82,8 @@ struct CatalogueLocation {
     /// The catalogue when it exists and can be read as it is, opened without creating,
     /// migrating or seeding anything; nil otherwise. For help texts and completions.
     func openExisting() -> Catalogue? {
-        guard path != ":memory:", FileManager.default.fileExists(atPath: path) else { return nil }
+        // A server is not asked for help texts and completions.
+        guard !isPostgres, path != ":memory:", FileManager.default.fileExists(atPath: path) else { return nil }
         return try? Catalogue(path: path, seed: false, access: .readOnly)
     }
 }
@@ -73,9 +92,13 @@ struct CatalogueLocation {
 enum CatalogueLocationError: Error, CustomStringConvertible {
     /// An explicit path in a directory that does not exist.
     case missingDirectory(path: String, directory: String)
+    /// A `postgres://` location, in a build without the PostgreSQL trait.
+    case postgresNotBuilt
 
     var description: String {
         switch self {
+        case .postgresNotBuilt:
+            "this catalogue was built without PostgreSQL support; build it with: swift build --traits PostgreSQL"
         case .missingDirectory(let path, let directory):
             "cannot create \(path): no directory \(directory) (create it first, or check the path)"
         }

@@ -7,10 +7,12 @@ struct GlobalOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The database file; created and seeded on first use.",
+            "The database file, or a PostgreSQL URL; created and seeded on first use.",
             discussion: """
                 Default: $CATALOGUE_DB, else $XDG_DATA_HOME/catalogue/catalogue.sqlite (its \
-                directory is created if needed; for another path the directory must exist).
+                directory is created if needed; for another path the directory must exist). \
+                postgres://user:password@host:port/database uses a PostgreSQL database (a build \
+                with PostgreSQL support: swift build --traits PostgreSQL).
                 """,
             valueName: "path"))
     var db: String?

@@ -25,12 +25,22 @@ enum Subprocess {
             process.arguments = arguments
         }
         process.environment = cleanEnvironment().merging(environment) { _, new in new }
+        // Another program started meanwhile (by this harness or by any test of this process)
+        // must not inherit our pipes: a child holding the input pipe's write end keeps psql
+        // waiting for the end of its script forever (seen: two concurrent psql runs, one waiting
+        // for the other to finish, the other waiting for the first). The pipes are closed on
+        // exec (the child gets its own copies as 0, 1 and 2), and this harness starts one
+        // program at a time until its input is written and closed.
+        spawnLock.lock()
+        var spawnLocked = true
+        defer { if spawnLocked { spawnLock.unlock() } }
         let inputPipe = Pipe()
         process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
         // A daemon started by the program (pg_ctl's postmaster) must not hold our pipes open, so
         // such a program writes to a file instead.
         let outputPipe = Pipe()
         let errorPipe = Pipe()
+        for pipe in [inputPipe, outputPipe, errorPipe] { closeOnExec(pipe) }
         var fileHandle: FileHandle?
         if let outputFile {
             guard FileManager.default.createFile(atPath: outputFile.path, contents: nil) else {
@@ -50,6 +60,8 @@ enum Subprocess {
             inputPipe.fileHandleForWriting.write(Data(input.utf8))
             try? inputPipe.fileHandleForWriting.close()
         }
+        spawnLock.unlock()
+        spawnLocked = false
         var output = Data()
         var errorOutput = Data()
         if outputFile == nil {
@@ -74,6 +86,16 @@ enum Subprocess {
             status: process.terminationStatus,
             output: String(decoding: output, as: UTF8.self),
             errorOutput: String(decoding: errorOutput, as: UTF8.self))
+    }
+
+    /// Held while a program is started and its input written: see ``run(_:_:as:input:environment:outputFile:)``.
+    private static let spawnLock = NSLock()
+
+    /// Marks both ends of `pipe` close-on-exec in this process.
+    private static func closeOnExec(_ pipe: Pipe) {
+        for descriptor in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
+            _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
+        }
     }
 
     /// This process's environment without the `PG*` variables libpq and the server programs read.

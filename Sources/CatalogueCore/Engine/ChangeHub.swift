@@ -29,8 +29,11 @@ package final class ChangeHub: Sendable {
 
     /// A stream of every published change and of what `watchElsewhere` yields: an async function
     /// that runs for the stream's life (until cancelled), calling its argument with each change
-    /// made elsewhere. An error it throws ends the stream with that error.
+    /// made elsewhere. An error it throws ends the stream with that error. `executor`, when
+    /// given, runs the watcher (an engine's own threads, so a watcher starts even while
+    /// callers block Swift concurrency's few threads).
     package func stream(
+        on executor: (any TaskExecutor)? = nil,
         watchingElsewhere watchElsewhere: @escaping @Sendable (_ yield: @Sendable (DatabaseChange) -> Void) async throws -> Void
     ) -> AsyncThrowingStream<DatabaseChange, any Error> {
         AsyncThrowingStream { continuation in
@@ -39,7 +42,7 @@ package final class ChangeHub: Sendable {
                 return id
             }
             subscribers.withLock { $0[id] = continuation }
-            let watcher = Task {
+            let watcher = Task(executorPreference: executor) {
                 do {
                     try await watchElsewhere { continuation.yield($0) }
                 } catch is CancellationError {

@@ -23,6 +23,16 @@ package protocol ImportSink<Record> {
     func finish() throws -> Bool
     /// Whether ``finish()`` will have indexing to do (so progress can say so first).
     var needsIndexing: Bool { get }
+    /// The final counts, for a sink that learns the outcomes only at the end (PostgreSQL's
+    /// COPY into a staging table, merged at the end): `counts` has every written row as
+    /// added. Called after ``finish()``, and for a dry run too. By default, `counts`.
+    func settle(_ counts: ImportCounts) throws -> ImportCounts
+}
+
+extension ImportSink {
+    package func settle(_ counts: ImportCounts) throws -> ImportCounts {
+        counts
+    }
 }
 
 /// Where an import is after a row: counts so far and how much of the input was read.
@@ -123,6 +133,6 @@ package struct RecordImportRun<R: ImportableRecord> {
             }
             _ = try sink.finish()
         }
-        return counts
+        return try sink.settle(counts)
     }
 }

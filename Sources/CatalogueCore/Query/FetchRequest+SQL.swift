@@ -82,15 +82,17 @@ extension FetchRequest {
                 continue
             }
             let qualified = try compiler.qualified(column)
+            let sorted: String
+            let sortedColumn: String
             if descriptor.options == .caseAndDiacriticInsensitive, let key = schema.keyColumn(for: column),
                let qualifiedKey = schema.qualifiedColumns[key] {
-                sql.append(qualifiedKey)
+                (sorted, sortedColumn) = (qualifiedKey, key)
             } else if !descriptor.options.isEmpty {
-                sql.append(try dialect.foldedExpression(qualified, options: descriptor.options))
+                (sorted, sortedColumn) = (try dialect.foldedExpression(qualified, options: descriptor.options), column)
             } else {
-                sql.append(qualified)
+                (sorted, sortedColumn) = (qualified, column)
             }
-            if !descriptor.ascending { sql.append(" DESC") }
+            sql.append(dialect.orderTerm(sorted, ascending: descriptor.ascending, table: schema.table, column: sortedColumn))
         }
     }
 }

@@ -56,6 +56,16 @@ public protocol SQLDialect: Sendable {
     /// The expression whose first character decides a record's section: the column itself
     /// where the engine reads the first character cheaply, else an expression for it.
     func sectionExpression(_ qualifiedColumn: String) -> String
+    /// An ORDER BY term for `expression` (the `column` of `table`, or an expression over it),
+    /// NULL sorting first in ascending order, last in descending order, as SQLite sorts it. By
+    /// default `expression` or `expression DESC` (SQLite's own order).
+    func orderTerm(_ expression: String, ascending: Bool, table: String, column: String) -> String
+}
+
+extension SQLDialect {
+    public func orderTerm(_ expression: String, ascending: Bool, table: String, column: String) -> String {
+        ascending ? expression : expression + " DESC"
+    }
 }
 
 /// How an engine writes bound parameters.

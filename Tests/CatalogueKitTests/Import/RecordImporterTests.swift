@@ -4,8 +4,9 @@ import CatalogueKit
 import Foundation
 import Testing
 
-/// The importer: upserts by natural key in one transaction, the abort and skip policies, dry
-/// runs, header checks, and the full-text index after a bulk import.
+/// The importer on SQLite: header checks, JSON positions, long values, the full-text index
+/// after a bulk import, progress. (The engine-neutral import tests, on SQLite and PostgreSQL,
+/// are in CatalogueEngineTests/ImportAtomicityTests.)
 @Suite("Record importer")
 struct RecordImporterTests {
     let catalogue: Catalogue
@@ -69,38 +70,6 @@ struct RecordImporterTests {
 
         """#
 
-    @Test("abort: the first bad row, FILE:LINE: column: reason, and nothing written")
-    func abortPolicy() throws {
-        let before = try CatalogueSnapshot(catalogue)
-        let message = issueText { _ = try catalogue.importText(Product.self, Self.badCSV, name: "bad.csv") }
-        #expect(message == "bad.csv:5: year: not a whole number: \"20x7\"")
-        #expect(try CatalogueSnapshot(catalogue) == before)
-    }
-
-    @Test("skip: every bad row reported with its line, the good ones land")
-    func skipPolicy() throws {
-        let (counts, skipped) = try catalogue.importText(Product.self, Self.badCSV, name: "bad.csv", onError: .skip)
-        #expect(counts == ImportCounts(added: 3, skipped: 4))
-        #expect(skipped == [
-            "bad.csv:5: year: not a whole number: \"20x7\"",
-            "bad.csv:6: price: must not be negative: -5",
-            "bad.csv:7: name: must not be empty",
-            "bad.csv:8: expected 4 fields (name, type, year, price), found 2",
-        ])
-        #expect(try catalogue.product(named: "Two\nlines")?.year == 2002)
-        #expect(try catalogue.product(named: "Last good") != nil)
-        _ = try CatalogueSnapshot(catalogue)
-    }
-
-    @Test("A dry run counts like the import and writes nothing")
-    func dryRun() throws {
-        let before = try CatalogueSnapshot(catalogue)
-        let (counts, skipped) = try catalogue.importText(Product.self, Self.badCSV, onError: .skip, dryRun: true)
-        #expect(counts == ImportCounts(added: 3, skipped: 4))
-        #expect(skipped.count == 4)
-        #expect(try CatalogueSnapshot(catalogue) == before)
-    }
-
     @Test("Header problems stop the import under either policy", arguments: [
         ("name,type,colour\n", "h.csv:1: colour: unknown column; known columns: id, name, type, year, price"),
         ("name,type,Name\n", "h.csv:1: Name: duplicate column"),
@@ -117,31 +86,6 @@ struct RecordImporterTests {
     @Test("Header names match ignoring case and spaces")
     func headerCase() throws {
         #expect(try catalogue.importText(Product.self, " Name ,TYPE\nX,y\n").counts == ImportCounts(added: 1))
-    }
-
-    @Test("Country checks: code, iso3, population, area, aliases")
-    func countryChecks() throws {
-        let text = """
-            code,name,iso3,population,area_km2,aliases
-            XA,Alpha,XAA,10,1.5,"Alpha Land; Alfa"
-            xb,Beta,,,,
-            XC,Gamma,XC,,,
-            XD,Delta,,-1,,
-            XE,Epsilon,,,-0.5,
-            XF,,,,,
-
-            """
-        let (counts, skipped) = try catalogue.importText(Country.self, text, name: "c.csv", onError: .skip)
-        #expect(counts == ImportCounts(added: 1, skipped: 5))
-        #expect(skipped == [
-            "c.csv:3: code: not a country code (two capital letters, e.g. CO): \"xb\"",
-            "c.csv:4: iso3: not an ISO alpha-3 code (three capital letters, e.g. COL): \"XC\"",
-            "c.csv:5: population: must not be negative: -1",
-            "c.csv:6: area_km2: must not be negative: -0.5",
-            "c.csv:7: name: must not be empty",
-        ])
-        #expect(try catalogue.records(CatalogueSearch.countries(matching: "alfa")).map(\.code) == ["XA"])
-        _ = try CatalogueSnapshot(catalogue)
     }
 
     @Test("JSON: errors name the line of the value")
@@ -215,21 +159,6 @@ struct RecordImporterTests {
         #expect(reports.last?.fraction == 1)
         // Then the full-text entries of the new rows are written, then the import commits.
         #expect(reports.suffix(2).map(\.phase) == [.indexing, .committing])
-    }
-
-    @Test("Standard input: a pipe is read to its end")
-    func pipeInput() throws {
-        let pipe = Pipe()
-        let text = "name,type\n" + (0..<20_000).map { "Piped \($0),t\n" }.joined()
-        let writer = Thread {
-            pipe.fileHandleForWriting.write(Data(text.utf8))
-            try? pipe.fileHandleForWriting.close()
-        }
-        writer.start()
-        let input = ImportInput(descriptor: pipe.fileHandleForReading.fileDescriptor, name: "<stdin>")
-        #expect(input.size == nil)
-        let counts = try catalogue.importRecords(Product.self, from: input, options: ImportOptions(format: .csv))
-        #expect(counts.added == 20_000)
     }
 
     @Test("A file that does not exist")

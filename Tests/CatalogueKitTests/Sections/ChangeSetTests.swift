@@ -31,7 +31,10 @@ func replay(_ changes: ChangeSet, on old: [[Int64]], new: [[Int64]]) throws -> [
     return sections
 }
 
-@Suite("Change sets", .serialized)
+/// Change sets from writes by SQLite's own shell (another process, another tool). (The
+/// engine-neutral change-set tests, on SQLite and PostgreSQL, are in
+/// CatalogueEngineTests/ChangeSetTests.)
+@Suite("Change sets (SQLite shell)", .serialized)
 struct ChangeSetTests {
     /// First letters: ASCII, letters whose section comes from folding (É under E, Å under A),
     /// letters that fold to themselves (Ø, ß: under #), a decomposed É, digits and punctuation.

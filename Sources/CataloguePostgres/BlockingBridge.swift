@@ -1,0 +1,65 @@
+#if PostgreSQL
+import Dispatch
+import Foundation
+
+/// Runs postgres-nio's `async` calls for the engine's blocking methods: the calling thread
+/// waits on a semaphore while a detached task, on the engine's own threads
+/// (``BridgeExecutor``), does the work.
+///
+/// Meant for threads that are not Swift concurrency's: the CLI's main thread, an app's own
+/// threads, the dispatch threads on which ``Catalogue``'s `async` methods run the synchronous
+/// ones. From `async` code it does not deadlock (the task does not need the caller's pool),
+/// but it holds one of the cooperative pool's few threads for the whole round trip: use the
+/// catalogue's `async` methods there.
+enum BlockingBridge {
+    /// Runs `operation` and waits for its result, at most `timeout` (nil: no limit). On timeout
+    /// the task is cancelled and ``PostgresEngineError/timedOut(target:what:after:)`` thrown.
+    static func run<T: Sendable>(
+        timeout: Duration?, target: String, what: @autoclosure () -> String,
+        _ operation: @escaping @Sendable () async throws -> T
+    ) throws -> T {
+        let semaphore = DispatchSemaphore(value: 0)
+        let box = ResultBox<T>()
+        let task = Task.detached(executorPreference: BridgeExecutor.shared) {
+            let result: Result<T, any Error>
+            do { result = .success(try await operation()) } catch { result = .failure(error) }
+            box.set(result)
+            semaphore.signal()
+        }
+        if let timeout {
+            if semaphore.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
+                task.cancel()
+                throw PostgresEngineError.timedOut(target: target, what: what(), after: timeout)
+            }
+        } else {
+            semaphore.wait()
+        }
+        return try box.get()
+    }
+}
+
+/// A result written by one thread before it signals, read by another after it waited.
+final class ResultBox<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<T, any Error>?
+
+    func set(_ result: Result<T, any Error>) {
+        lock.withLock { self.result = result }
+    }
+
+    func get() throws -> T {
+        guard let result = lock.withLock({ self.result }) else {
+            preconditionFailure("ResultBox read before it was set")
+        }
+        return try result.get()
+    }
+}
+
+extension Duration {
+    /// The duration for `DispatchSemaphore.wait(timeout:)`.
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    }
+}
+#endif

@@ -1,0 +1,55 @@
+#if PostgreSQL
+import Dispatch
+import Foundation
+import PostgresNIO
+
+/// One connection of the pool, held by a synchronous caller for a transaction: a task leases
+/// it and waits, while the caller's thread runs statements on it, until ``release()``.
+final class ConnectionLease: @unchecked Sendable {
+    /// The leased connection.
+    let connection: PostgresConnection
+    private let released: AsyncStream<Void>.Continuation
+
+    private init(connection: PostgresConnection, released: AsyncStream<Void>.Continuation) {
+        self.connection = connection
+        self.released = released
+    }
+
+    /// Leases a connection of `client`, waiting at most `timeout` for one (a pool whose
+    /// server is gone waits for ever otherwise).
+    static func acquire(from client: PostgresClient, timeout: Duration?, target: String) throws -> ConnectionLease {
+        let (releasedStream, released) = AsyncStream<Void>.makeStream()
+        let semaphore = DispatchSemaphore(value: 0)
+        let box = ResultBox<PostgresConnection>()
+        let task = Task.detached(executorPreference: BridgeExecutor.shared) {
+            do {
+                try await client.withConnection { connection in
+                    box.set(.success(connection))
+                    semaphore.signal()
+                    // Held until released (or this task is cancelled).
+                    for await _ in releasedStream {}
+                }
+            } catch {
+                box.set(.failure(error))
+                semaphore.signal()
+            }
+        }
+        if let timeout, semaphore.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
+            task.cancel()
+            throw PostgresEngineError.timedOut(target: target, what: "waiting for a connection", after: timeout)
+        } else if timeout == nil {
+            semaphore.wait()
+        }
+        do {
+            return ConnectionLease(connection: try box.get(), released: released)
+        } catch {
+            throw PostgresEngineError.describing(error, target: target)
+        }
+    }
+
+    /// Gives the connection back to the pool.
+    func release() {
+        released.finish()
+    }
+}
+#endif

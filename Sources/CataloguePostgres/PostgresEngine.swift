@@ -1,0 +1,201 @@
+#if PostgreSQL
+import CatalogueCore
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL engine: a catalogue in a PostgreSQL database (15 or later), shared by every
+/// process and machine that connects to it.
+///
+/// Opening connects once (so a server that is down, a wrong password or an unknown database is
+/// one clear error naming the server, without its password), checks what the server supports,
+/// migrates and seeds the database under an advisory lock, then starts a connection pool:
+/// concurrent readers run in parallel, each statement on a free connection.
+///
+/// ```swift
+/// let catalogue = try Catalogue.connect(to: "postgres://app@127.0.0.1:5432/catalogue")
+/// let colombia = try catalogue.fetch(CatalogueSearch.countries(matching: "bog", scope: .capital)).first
+/// ```
+///
+/// The engine's methods block the calling thread until the server answers. **Do not call the
+/// catalogue's synchronous methods from `async` code on PostgreSQL**: use its `async` twins,
+/// which run them on dispatch threads. (A Swift-concurrency thread blocked on the server is
+/// one fewer to run the task that talks to it.)
+public final class PostgresEngine: CatalogueEngine {
+    /// Where the database is.
+    public let target: PostgresTarget
+    /// What the server supports.
+    public let capabilities: Capabilities
+    let context: PostgresEngineContext
+    let client: PostgresClient
+    private let poolTask: Task<Void, Never>
+    let changeHub = ChangeHub()
+    /// Backend process ids of the pool's connections that wrote: their notifications are this
+    /// catalogue's own commits, already published.
+    let ownBackends = Locked<[PostgresConnection.ID: Int32]>([:])
+    /// Transaction ids (xid8, as text) of this catalogue's write transactions, for the polled
+    /// change log.
+    let ownTransactions = Locked<Set<String>>([])
+
+    public var name: String { "PostgreSQL" }
+    public var location: String { target.description }
+
+    /// Connects to `url` (`postgres://user:password@host:port/database`); see ``init(target:options:)``.
+    public convenience init(url: String, options: Options = Options()) throws {
+        try self.init(target: PostgresTarget(url: url), options: options)
+    }
+
+    /// Connects to `target`, checks the server, migrates and seeds the database, and starts the
+    /// pool. Throws ``PostgresEngineError`` (one line naming the server) or ``MigrationError``.
+    public init(target: PostgresTarget, options: Options = Options()) throws {
+        self.target = target
+        var logger = Logger(label: "catalogue.postgres")
+        logger.logLevel = .critical
+        let context = PostgresEngineContext(targetDescription: target.description, options: options, logger: logger)
+        self.context = context
+        let connection = try Self.connect(target, context: context)
+        defer { Self.close(connection) }
+        let runner = PostgresStatementRunner(target: .connection(connection), context: context)
+        self.capabilities = try Self.checkServer(runner, target: target.description, options: options)
+        try PostgresMigrator(migrations: PostgresResources.migrations, appMigrations: options.appMigrations)
+            .prepare(runner, target: target.description, seed: options.seed)
+        var configuration = PostgresClient.Configuration(
+            host: target.host, port: target.port, username: target.user, password: target.password,
+            database: target.database, tls: Self.clientTLS(target.tls))
+        configuration.options.maximumConnections = options.maximumConnections
+        configuration.options.connectTimeout = options.connectTimeout
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        poolTask = Task.detached(executorPreference: BridgeExecutor.shared) { await client.run() }
+    }
+
+    deinit {
+        poolTask.cancel()
+    }
+
+    // MARK: - CatalogueEngine
+
+    public func read<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
+        try inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { session in try body(session) }
+    }
+
+    public func reading<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
+        try body(PostgresSession(runner: PostgresStatementRunner(target: .pool(client), context: context)))
+    }
+
+    public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
+        var change: DatabaseChange?
+        let result = try inTransaction("BEGIN") { session in
+            let result = try body(session)
+            change = session.change
+            if change != nil { try noteOwnTransaction(session) }
+            return result
+        }
+        if let change { changeHub.publish(change) }
+        return result
+    }
+
+    public func purgeCaches() throws {}
+
+    /// Runs `body` in a transaction begun by `begin` on one leased connection: committed when
+    /// it returns, rolled back when it throws.
+    func inTransaction<T>(_ begin: String, _ body: (PostgresSession) throws -> T) throws -> T {
+        let lease = try ConnectionLease.acquire(from: client, timeout: context.options.leaseTimeout, target: location)
+        defer { lease.release() }
+        let session = PostgresSession(runner: PostgresStatementRunner(target: .connection(lease.connection), context: context))
+        try session.runner.execute(begin)
+        let result: T
+        do {
+            result = try body(session)
+        } catch {
+            try? session.runner.execute("ROLLBACK")
+            throw error
+        }
+        try session.runner.execute("COMMIT")
+        return result
+    }
+
+    /// Records that this transaction is this catalogue's: its connection's backend (for
+    /// notifications) and its transaction id (for the polled log).
+    func noteOwnTransaction(_ session: PostgresSession) throws {
+        guard case .connection(let connection) = session.runner.target else { return }
+        let sql = "SELECT pg_backend_pid(), pg_current_xact_id_if_assigned()::text"
+        guard let row = try session.runner.rows(SQLFragment(sql)).first else { return }
+        let cells = PostgresRecordRow(row, sql: sql)
+        let pid = Int32(truncatingIfNeeded: try cells.decodeInteger(at: 0))
+        ownBackends.withLock { $0[connection.id] = pid }
+        if !capabilities.listenNotify, let xid = try cells.decodeOptionalText(at: 1) {
+            ownTransactions.withLock { _ = $0.insert(xid) }
+        }
+    }
+
+    // MARK: - Connecting
+
+    /// One connection of its own (not the pool's), for the first checks, migrations, LISTEN.
+    static func connect(_ target: PostgresTarget, context: PostgresEngineContext) throws -> PostgresConnection {
+        var configuration = PostgresConnection.Configuration(
+            host: target.host, port: target.port, username: target.user, password: target.password,
+            database: target.database, tls: connectionTLS(target.tls))
+        configuration.options.connectTimeout = .seconds(context.options.connectTimeout.components.seconds)
+        let logger = context.logger
+        let settings = configuration
+        do {
+            return try BlockingBridge.run(
+                timeout: context.options.connectTimeout + .seconds(2), target: target.description, what: "connecting"
+            ) {
+                try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger)
+            }
+        } catch PostgresEngineError.timedOut {
+            throw PostgresEngineError.cannotConnect(target: target.description, reason: "timed out")
+        } catch {
+            throw PostgresEngineError.describing(error, target: target.description, connecting: true)
+        }
+    }
+
+    static func close(_ connection: PostgresConnection) {
+        _ = try? BlockingBridge.run(timeout: .seconds(5), target: "", what: "closing") {
+            try await connection.close()
+        }
+    }
+
+    /// The server's version and whether LISTEN works (and is wanted).
+    static func checkServer(_ runner: PostgresStatementRunner, target: String, options: Options) throws -> Capabilities {
+        let sql = "SELECT current_setting('server_version'), current_setting('server_version_num')::int"
+        guard let row = try runner.rows(SQLFragment(sql)).first else {
+            throw PostgresEngineError.unusable(target: target, reason: "the server did not say its version")
+        }
+        let cells = PostgresRecordRow(row, sql: sql)
+        let version = try cells.decodeText(at: 0)
+        guard try cells.decodeInteger(at: 1) >= 130_000 else {
+            throw PostgresEngineError.unusable(target: target, reason: "PostgreSQL \(version) is too old (13 or later is needed)")
+        }
+        var listens = false
+        if options.usesListenNotify {
+            do {
+                try runner.execute("LISTEN catalogue_capability_check")
+                try runner.execute("UNLISTEN catalogue_capability_check")
+                listens = true
+            } catch {
+                listens = false
+            }
+        }
+        return Capabilities(serverVersion: version, listenNotify: listens)
+    }
+
+    static func connectionTLS(_ mode: PostgresTarget.TLSMode) -> PostgresConnection.Configuration.TLS {
+        switch mode {
+        case .disable: .disable
+        case .prefer: .prefer(try! NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: .require(try! NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+    }
+
+    static func clientTLS(_ mode: PostgresTarget.TLSMode) -> PostgresClient.Configuration.TLS {
+        switch mode {
+        case .disable: .disable
+        case .prefer: .prefer(.makeClientConfiguration())
+        case .require: .require(.makeClientConfiguration())
+        }
+    }
+}
+#endif

@@ -1,0 +1,89 @@
+#if PostgreSQL
+import CatalogueCore
+import PostgresNIO
+
+/// Why the PostgreSQL engine could not do something, in one line that names the server
+/// (never its password).
+///
+/// ```swift
+/// do { _ = try Catalogue.connect(to: "postgres://app@127.0.0.1:5999/catalogue") }
+/// catch { print(error) }  // cannot connect to postgres://app@127.0.0.1:5999/catalogue: connection refused
+/// ```
+public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The `--db` URL does not parse.
+    case badURL(String, reason: String)
+    /// The server could not be reached, or refused the login.
+    case cannotConnect(target: String, reason: String)
+    /// The server did not answer in time.
+    case timedOut(target: String, what: String, after: Duration)
+    /// The server refused a statement (SQLSTATE in `code`).
+    case server(target: String, message: String, code: String)
+    /// The database is not one this engine can use (an extension or feature is missing).
+    case unusable(target: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .badURL(let url, let reason):
+            "bad PostgreSQL URL \(url): \(reason)"
+        case .cannotConnect(let target, let reason):
+            "cannot connect to \(target): \(reason)"
+        case .timedOut(let target, let what, let after):
+            "\(target) did not answer within \(after.components.seconds) s (\(what))"
+        case .server(let target, let message, let code):
+            "\(target): \(message) (SQLSTATE \(code))"
+        case .unusable(let target, let reason):
+            "cannot use \(target): \(reason)"
+        }
+    }
+
+    /// The SQLSTATE of a server error, if `error` is one.
+    static func sqlState(of error: any Error) -> String? {
+        if let error = error as? PostgresEngineError, case .server(_, _, let code) = error { return code }
+        return (unwrapped(error) as? PSQLError)?.serverInfo?[.sqlState]
+    }
+
+    /// The error inside a transaction error.
+    static func unwrapped(_ error: any Error) -> any Error {
+        if let transaction = error as? PostgresTransactionError,
+           let inner = transaction.closureError ?? transaction.commitError ?? transaction.beginError {
+            return unwrapped(inner)
+        }
+        return error
+    }
+
+    /// `error` as one line about `target`: the server's message and SQLSTATE, or the
+    /// connection failure's reason.
+    static func describing(_ error: any Error, target: String, connecting: Bool = false) -> any Error {
+        let error = unwrapped(error)
+        if error is PostgresEngineError || error is CancellationError { return error }
+        guard let psql = error as? PSQLError else { return error }
+        if let server = psql.serverInfo, let message = server[.message] {
+            var text = message
+            if let detail = server[.detail] { text += "; " + detail }
+            if connecting { return PostgresEngineError.cannotConnect(target: target, reason: text) }
+            return PostgresEngineError.server(target: target, message: text, code: server[.sqlState] ?? "?")
+        }
+        let reason = connectionReason(psql)
+        return connecting
+            ? PostgresEngineError.cannotConnect(target: target, reason: reason)
+            : PostgresEngineError.cannotConnect(target: target, reason: "connection lost: " + reason)
+    }
+
+    /// A short reason for a failure without a server message.
+    private static func connectionReason(_ error: PSQLError) -> String {
+        switch error.code {
+        case .authMechanismRequiresPassword:
+            return "the server wants a password and none was given (add it to the URL or set PGPASSWORD)"
+        case .connectionError, .serverClosedConnection, .uncleanShutdown:
+            let underlying = error.underlying.map { "\($0)" } ?? ""
+            if underlying.contains("Connection refused") { return "connection refused (is the server running?)" }
+            if underlying.contains("connectTimeout") || underlying.contains("timed out") { return "timed out" }
+            if underlying.lowercased().contains("resolve") || underlying.contains("NXDOMAIN") { return "unknown host" }
+            if error.code == .serverClosedConnection || error.code == .uncleanShutdown { return "the server closed the connection" }
+            return underlying.isEmpty ? "\(error.code)" : underlying
+        default:
+            return error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)"
+        }
+    }
+}
+#endif

@@ -1,0 +1,86 @@
+#if PostgreSQL
+import CatalogueCore
+
+/// The SQL text of a ``RecordSchema``'s writes on PostgreSQL, built once per schema: the
+/// written columns (``RecordSchema/writtenColumns``, then the tsvector columns of the table,
+/// each written from its words bound as one text) and `$n` parameters.
+struct PostgresRecordSQL: Sendable {
+    /// The tsvector columns written, in order.
+    let vectorColumns: [String]
+    let insert: String
+    /// One statement: the upsert, and the id of an unchanged row. Rows: `id, inserted`
+    /// (true: inserted, false: updated, NULL: unchanged).
+    let upsert: String
+    let update: String
+    let deleteByID: String
+    let deleteAll: String
+    let deleteAliases: String?
+    let insertAlias: String?
+
+    init(schema: RecordSchema) {
+        let table = schema.table
+        let written = schema.writtenColumns
+        vectorColumns = PostgresFullText.vectorColumns(of: table)
+        let all = written + vectorColumns
+        func parameter(_ index: Int) -> String {
+            index < written.count ? "$\(index + 1)" : "array_to_tsvector(string_to_array($\(index + 1), ' '))"
+        }
+        let values = all.indices.map(parameter).joined(separator: ", ")
+        insert = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(values)) RETURNING id"
+        update = "UPDATE \(table) SET " + all.indices.map { "\(all[$0]) = \(parameter($0))" }.joined(separator: ", ")
+            + " WHERE id = $\(all.count + 1) RETURNING id"
+        let naturalKey = Set(schema.naturalKey)
+        let derivedFromKey = Set(schema.keyColumnsInOrder.filter { naturalKey.contains(schema.columns[$0.source]) }.map(\.key))
+        let assigned = all.filter { !naturalKey.contains($0) && !derivedFromKey.contains($0) }
+        let compared = schema.columns.filter { !naturalKey.contains($0) }
+        let keyCondition = schema.naturalKey.map { column in
+            "\(table).\(column) = $\(written.firstIndex(of: column)! + 1)"
+        }.joined(separator: " AND ")
+        var conflict = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(values)) ON CONFLICT (\(schema.naturalKey.joined(separator: ", "))) "
+        if assigned.isEmpty || compared.isEmpty {
+            conflict += "DO NOTHING"
+        } else {
+            conflict += "DO UPDATE SET " + assigned.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+                + " WHERE (" + compared.map { "\(table).\($0)" }.joined(separator: ", ") + ") IS DISTINCT FROM ("
+                + compared.map { "EXCLUDED.\($0)" }.joined(separator: ", ") + ")"
+        }
+        // xmax = 0: the row version was made by an insert, not an update. The second SELECT
+        // sees the table as it was before the statement: it finds the row left unchanged.
+        upsert = "WITH upserted AS (\(conflict) RETURNING id, (xmax = 0) AS inserted) "
+            + "SELECT id, inserted FROM upserted UNION ALL SELECT id, NULL FROM \(table) WHERE \(keyCondition) "
+            + "AND NOT EXISTS (SELECT 1 FROM upserted)"
+        deleteByID = "DELETE FROM \(table) WHERE id = $1 RETURNING id"
+        deleteAll = "WITH deleted AS (DELETE FROM \(table) RETURNING 1) SELECT count(*) FROM deleted"
+        if let aliases = schema.aliases {
+            deleteAliases = "DELETE FROM \(aliases.table) WHERE \(aliases.recordColumn) = $1"
+            insertAlias = "INSERT INTO \(aliases.table) (\(aliases.recordColumn), \(aliases.nameColumn), \(aliases.keyColumn)) "
+                + "VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"
+        } else {
+            deleteAliases = nil
+            insertAlias = nil
+        }
+    }
+
+    /// The values bound for `record`: its written values, then each tsvector's words joined
+    /// by spaces.
+    static func values<R: Record>(of record: R) -> [DatabaseValue] {
+        let values = record.writtenValues
+        return values + PostgresFullText.vectorValues(of: record, values: values).map { .text($0.words.joined(separator: " ")) }
+    }
+
+    /// The SQL of each schema seen.
+    static let cache = Locked<[ObjectIdentifier: (schema: RecordSchema, sql: PostgresRecordSQL)]>([:])
+}
+
+extension RecordSchema {
+    /// The SQL of this table's writes on PostgreSQL.
+    var postgres: PostgresRecordSQL {
+        PostgresRecordSQL.cache.withLock { cache in
+            if let entry = cache[ObjectIdentifier(self)] { return entry.sql }
+            let sql = PostgresRecordSQL(schema: self)
+            cache[ObjectIdentifier(self)] = (self, sql)
+            return sql
+        }
+    }
+}
+#endif

@@ -1,0 +1,58 @@
+#if PostgreSQL
+import CatalogueCore
+
+/// The checks that keep `MATCHES` on PostgreSQL (POSIX advanced regular expressions) from
+/// answering differently than on SQLite (ICU): constructs the two read differently are refused
+/// with ``FetchRequestError/unsupported(_:)``.
+enum PostgresRegularExpressions {
+    /// Escapes that ARE reads otherwise than ICU (`\b` is a backspace in ARE, a word boundary
+    /// in ICU) or not at all.
+    static let divergentEscapes: Set<Character> = ["b", "B", "p", "P", "Q", "E", "G", "X", "h", "H", "R", "N", "k", "K", "z", "Z", "v", "V", "u", "U", "x", "c", "e", "o"]
+
+    /// Throws for a pattern using a construct ICU and ARE read differently.
+    static func checkPortable(_ pattern: String) throws {
+        var previous: Character?
+        var escaped = false
+        for character in pattern {
+            if escaped {
+                if divergentEscapes.contains(character) {
+                    throw FetchRequestError.unsupported("MATCHES with \\\(character) (PostgreSQL's regular expressions read it differently)")
+                }
+                escaped = false
+                previous = nil
+                continue
+            }
+            if character == "\\" {
+                escaped = true
+                continue
+            }
+            if previous == "(", character == "?" {
+                // (?: is common to both; (?= and (?! too; the rest (named groups, atomic groups,
+                // inline flags, lookbehind) differ.
+                previous = "?"
+                continue
+            }
+            if previous == "?", let last = lastGroupCharacter(character) {
+                throw FetchRequestError.unsupported("MATCHES with (?\(last) (PostgreSQL's regular expressions read it differently)")
+            }
+            if character == "+", let previous, "*+?}".contains(previous) {
+                throw FetchRequestError.unsupported("MATCHES with a possessive quantifier (\(previous)+)")
+            }
+            previous = character
+        }
+    }
+
+    private static func lastGroupCharacter(_ character: Character) -> Character? {
+        ":=!".contains(character) ? nil : character
+    }
+
+    /// Throws when a case-insensitive pattern has a non-ASCII letter: `~*` under `COLLATE "C"`
+    /// ignores the case of ASCII letters only.
+    static func checkCaseInsensitive(_ pattern: String) throws {
+        for scalar in pattern.unicodeScalars where scalar.value >= 0x80 && scalar.properties.changesWhenCaseMapped {
+            throw FetchRequestError.unsupported(
+                "MATCHES[c] with the letter \(scalar) (PostgreSQL ignores the case of ASCII letters only under COLLATE \"C\")")
+        }
+    }
+}
+#endif

@@ -1,0 +1,150 @@
+#if PostgreSQL
+import CatalogueCore
+import PostgresNIO
+
+/// What the PostgreSQL engine hands to ``Catalogue/read(_:)``, ``Catalogue/write(_:)`` and the
+/// per-statement reads: it runs the catalogue's SQL on the pool (statement by statement) or on
+/// the one connection of a transaction, and decodes the rows on the calling thread.
+///
+/// Not `Sendable`: a session belongs to the call that received it.
+final class PostgresSession: CatalogueWriting {
+    let runner: PostgresStatementRunner
+    /// Rows written, per table, for the change this transaction publishes at commit.
+    private(set) var changedRows: [String: Set<Int64>] = [:]
+    /// Tables written without knowing which rows (deleteAll).
+    private(set) var changedTables: Set<String> = []
+
+    init(runner: PostgresStatementRunner) {
+        self.runner = runner
+    }
+
+    var dialect: any SQLDialect {
+        PostgresDialect()
+    }
+
+    func forEachRow(_ query: SQLFragment, _ body: (any DatabaseRow) throws -> Void) throws {
+        for row in try runner.rows(query) {
+            try body(PostgresRecordRow(row, sql: query.sql))
+        }
+    }
+
+    // Specialized for the catalogue's own records (see SQLite's Connection.fetch): the generic
+    // entry point, called through the engine's existential, jumps to these.
+    @_specialize(where R == Product)
+    @_specialize(where R == Country)
+    func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
+        let sql = try request.selectSQL(in: PostgresDialect())
+        let rows = try runner.rows(sql)
+        var records: [R] = []
+        records.reserveCapacity(rows.count)
+        for row in rows {
+            records.append(try R(row: PostgresRecordRow(row, sql: sql.sql)))
+        }
+        return records
+    }
+
+    func fetchCount<R: Record>(_ request: FetchRequest<R>) throws -> Int {
+        let sql = try request.countSQL(in: PostgresDialect())
+        return Int(try runner.integer(sql.sql, sql.arguments))
+    }
+
+    func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64] {
+        let sql = try request.select(R.schema.qualifiedID, in: PostgresDialect())
+        return try runner.rows(sql).map { try PostgresRecordRow($0, sql: sql.sql).decodeInteger(at: 0) }
+    }
+
+    // MARK: - Writes
+
+    @discardableResult
+    func insert<R: Record>(_ record: R) throws -> R {
+        let sql = R.schema.postgres
+        let id = try runner.integer(sql.insert, PostgresRecordSQL.values(of: record))
+        var saved = record
+        saved.id = id
+        try writeAliases(of: saved, replacing: false)
+        noteChanged(R.self, id: id)
+        return saved
+    }
+
+    @discardableResult
+    func upsert<R: Record>(_ record: R) throws -> (record: R, outcome: UpsertOutcome) {
+        let sql = R.schema.postgres
+        let rows = try runner.rows(SQLFragment(sql.upsert, PostgresRecordSQL.values(of: record)))
+        guard let first = rows.first else {
+            throw RecordError.notFound(table: R.schema.table, id: -1)
+        }
+        let row = PostgresRecordRow(first, sql: sql.upsert)
+        var saved = record
+        saved.id = try row.decodeInteger(at: 0)
+        let outcome: UpsertOutcome = switch try row.decodeOptionalInteger(at: 1) {
+        case nil: .unchanged
+        case 0?: .updated
+        default: .inserted
+        }
+        if outcome != .unchanged {
+            try writeAliases(of: saved, replacing: outcome == .updated)
+            noteChanged(R.self, id: saved.id!)
+        }
+        return (saved, outcome)
+    }
+
+    func update<R: Record>(_ record: R) throws {
+        guard let id = record.id else { throw RecordError.missingID(table: R.schema.table) }
+        let sql = R.schema.postgres
+        let rows = try runner.rows(SQLFragment(sql.update, PostgresRecordSQL.values(of: record) + [.integer(id)]))
+        guard !rows.isEmpty else { throw RecordError.notFound(table: R.schema.table, id: id) }
+        try writeAliases(of: record, replacing: true)
+        noteChanged(R.self, id: id)
+    }
+
+    @discardableResult
+    func delete<R: Record>(_ type: R.Type, id: Int64) throws -> Bool {
+        let deleted = try !runner.rows(SQLFragment(R.schema.postgres.deleteByID, [.integer(id)])).isEmpty
+        if deleted { noteChanged(R.self, id: id) }
+        return deleted
+    }
+
+    @discardableResult
+    func deleteAll<R: Record>(_ type: R.Type) throws -> Int {
+        let count = Int(try runner.integer(R.schema.postgres.deleteAll))
+        if count > 0 { changedTables.insert(R.schema.table) }
+        return count
+    }
+
+    @discardableResult
+    func upsert<S: Sequence>(contentsOf records: S) throws -> UpsertCounts where S.Element: Record {
+        // Inside the write's transaction: all land, or none when one throws.
+        var counts = UpsertCounts()
+        for record in records {
+            counts.record(try upsert(record).outcome)
+        }
+        return counts
+    }
+
+    private func writeAliases<R: Record>(of record: R, replacing: Bool) throws {
+        let sql = R.schema.postgres
+        guard let insert = sql.insertAlias, let id = record.id else { return }
+        if let invalid = record.aliases.first(where: { $0.contains(";") }) {
+            throw RecordError.invalidAlias(invalid)
+        }
+        if replacing, let delete = sql.deleteAliases {
+            try runner.execute(delete, [.integer(id)])
+        }
+        for alias in AliasTable.normalized(record.aliases) {
+            try runner.execute(insert, [.integer(id), .text(alias), .text(Folding.fold(alias))])
+        }
+    }
+
+    private func noteChanged<R: Record>(_ type: R.Type, id: Int64) {
+        changedRows[R.schema.table, default: []].insert(id)
+    }
+
+    /// The change this session's writes made, if any (for publishing at commit).
+    var change: DatabaseChange? {
+        guard !changedRows.isEmpty || !changedTables.isEmpty else { return nil }
+        let tables = Set(changedRows.keys).union(changedTables)
+        return DatabaseChange(
+            tables: tables, rowIDs: changedRows.filter { !changedTables.contains($0.key) }, origin: .thisCatalogue)
+    }
+}
+#endif

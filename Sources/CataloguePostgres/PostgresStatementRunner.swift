@@ -1,0 +1,74 @@
+#if PostgreSQL
+import CatalogueCore
+import Logging
+import PostgresNIO
+
+/// Where a session's statements run: any connection of the pool, statement by statement, or
+/// one connection (leased from the pool, or opened on its own) for a transaction.
+enum PostgresStatementTarget: Sendable {
+    case pool(PostgresClient)
+    case connection(PostgresConnection)
+}
+
+/// Runs SQL for a synchronous caller: each statement through the blocking bridge, its rows
+/// collected and returned to the calling thread, errors turned into one line naming the server.
+struct PostgresStatementRunner: Sendable {
+    let target: PostgresStatementTarget
+    let context: PostgresEngineContext
+
+    /// Runs `query` and returns all its rows.
+    func rows(_ query: SQLFragment) throws -> [PostgresRow] {
+        for argument in query.arguments {
+            if case .text(let text) = argument, PostgresDialect.holdsNUL(text) {
+                throw FetchRequestError.unsupported("text with the NUL character (U+0000), which PostgreSQL text cannot hold")
+            }
+        }
+        let postgresQuery = query.postgresQuery
+        return try run(what: query.sql) { [target, context] in
+            switch target {
+            case .pool(let client):
+                return try await client.query(postgresQuery, logger: context.logger).collect()
+            case .connection(let connection):
+                return try await connection.query(postgresQuery, logger: context.logger).collect()
+            }
+        }
+    }
+
+    /// Runs a statement whose rows do not matter.
+    func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws {
+        _ = try rows(SQLFragment(sql, arguments))
+    }
+
+    /// Runs a script of several statements (a migration), one statement after the other.
+    func executeScript(_ script: String) throws {
+        for statement in SQLScript.statements(in: script) {
+            try execute(statement)
+        }
+    }
+
+    /// The first column of the first row as an integer (0 when there is no row).
+    func integer(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> Int64 {
+        guard let row = try rows(SQLFragment(sql, arguments)).first else { return 0 }
+        return try PostgresRecordRow(row, sql: sql).decodeOptionalInteger(at: 0) ?? 0
+    }
+
+    /// Runs `operation` through the blocking bridge with the statement deadline, turning
+    /// postgres-nio's errors into the engine's.
+    func run<T: Sendable>(what: @autoclosure () -> String, _ operation: @escaping @Sendable () async throws -> T) throws -> T {
+        do {
+            return try BlockingBridge.run(
+                timeout: context.options.statementTimeout, target: context.targetDescription, what: what(), operation)
+        } catch {
+            throw PostgresEngineError.describing(error, target: context.targetDescription)
+        }
+    }
+}
+
+/// What every part of an engine needs to know: where the server is (for messages), its
+/// options, its logger.
+struct PostgresEngineContext: Sendable {
+    let targetDescription: String
+    let options: PostgresEngine.Options
+    let logger: Logger
+}
+#endif

@@ -1,0 +1,93 @@
+#if PostgreSQL
+import Foundation
+
+/// Where a PostgreSQL catalogue is: `postgres://user:password@host:port/database`, parsed.
+///
+/// The user defaults to `postgres`, the port to 5432, the database to the user's name; the
+/// password may also come from `PGPASSWORD`. `?sslmode=disable|prefer|require` chooses TLS
+/// (default `prefer`, as libpq). ``description`` never shows the password.
+///
+/// ```swift
+/// let target = try PostgresTarget(url: "postgres://reader:secret@db.example:5433/catalogue")
+/// target.description  // "postgres://reader@db.example:5433/catalogue"
+/// ```
+public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
+    /// TLS use, as libpq's `sslmode` says it.
+    public enum TLSMode: String, Sendable, Hashable {
+        case disable, prefer, require
+    }
+
+    public var host: String
+    public var port: Int
+    public var user: String
+    public var password: String?
+    public var database: String
+    public var tls: TLSMode
+
+    public init(host: String, port: Int = 5432, user: String = "postgres", password: String? = nil, database: String? = nil, tls: TLSMode = .prefer) {
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+        self.database = database ?? user
+        self.tls = tls
+    }
+
+    /// Whether `text` names a PostgreSQL database (`postgres://` or `postgresql://`), rather than a file.
+    public static func isURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
+    /// Parses `url`; throws ``PostgresEngineError/badURL(_:reason:)`` naming what is wrong.
+    public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        guard Self.isURL(text), let components = URLComponents(string: text) else {
+            throw PostgresEngineError.badURL(Self.redacted(text), reason: "expected postgres://user@host:port/database")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw PostgresEngineError.badURL(Self.redacted(text), reason: "no host")
+        }
+        self.host = host
+        self.port = components.port ?? 5432
+        guard (1...65535).contains(port) else {
+            throw PostgresEngineError.badURL(Self.redacted(text), reason: "port \(port) is out of range")
+        }
+        self.user = components.user.flatMap { $0.removingPercentEncoding ?? $0 }.flatMap { $0.isEmpty ? nil : $0 } ?? "postgres"
+        self.password = components.password.map { $0.removingPercentEncoding ?? $0 } ?? environment["PGPASSWORD"]
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let database = path.removingPercentEncoding ?? path
+        guard !database.contains("/") else {
+            throw PostgresEngineError.badURL(Self.redacted(text), reason: "the path must be one database name")
+        }
+        self.database = database.isEmpty ? user : database
+        var tls = TLSMode.prefer
+        for item in components.queryItems ?? [] {
+            switch item.name {
+            case "sslmode":
+                guard let mode = item.value.flatMap(TLSMode.init(rawValue:)) else {
+                    throw PostgresEngineError.badURL(
+                        Self.redacted(text), reason: "sslmode must be disable, prefer or require, not \(item.value ?? "empty")")
+                }
+                tls = mode
+            default:
+                throw PostgresEngineError.badURL(Self.redacted(text), reason: "unknown parameter \(item.name) (known: sslmode)")
+            }
+        }
+        self.tls = tls
+    }
+
+    /// `postgres://user@host:port/database`: no password.
+    public var description: String {
+        let hostPart = host.contains(":") ? "[\(host)]" : host
+        return "postgres://\(user)@\(hostPart):\(port)/\(database)"
+    }
+
+    /// `text` with any password replaced by `***`, for messages about a URL that did not parse.
+    static func redacted(_ text: String) -> String {
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@") else { return text }
+        let credentials = text[scheme.upperBound..<at]
+        guard let colon = credentials.firstIndex(of: ":") else { return text }
+        return String(text[..<colon]) + ":***" + String(text[at...])
+    }
+}
+#endif

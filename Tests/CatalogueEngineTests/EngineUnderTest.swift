@@ -1,0 +1,151 @@
+import CatalogueKit
+import Foundation
+import PostgresTestSupport
+import Testing
+#if PostgreSQL
+import CataloguePostgres
+#endif
+
+/// The engines the suites of this target run on, as a test argument: SQLite (a database file)
+/// always; PostgreSQL (a database of its own on the throwaway test server) in a build with the
+/// PostgreSQL trait, where the server can start (and always under CI, where a missing server
+/// must fail the tests: see ``PostgresTestServer/testsShouldRun(availability:environment:)``).
+///
+/// ```swift
+/// @Test(arguments: EngineUnderTest.all)
+/// func prefix(engine: EngineUnderTest) throws {
+///     let catalogue = try engine.makeCatalogue()
+///     #expect(try catalogue.fetch(CatalogueSearch.countries(matching: "bog", scope: .capital)).map(\.name) == ["Colombia"])
+/// }
+/// ```
+enum EngineUnderTest: String, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String {
+        self == .sqlite ? "SQLite" : "PostgreSQL"
+    }
+
+    /// Every engine this test run covers.
+    static var all: [EngineUnderTest] {
+        #if PostgreSQL
+        PostgresTestServer.testsShouldRun() ? [.sqlite, .postgres] : [.sqlite]
+        #else
+        [.sqlite]
+        #endif
+    }
+
+    /// A new catalogue of its own on this engine (seeded unless `seed` is false).
+    func makeCatalogue(seed: Bool = true) throws -> Catalogue {
+        try makeStore(seed: seed).catalogue
+    }
+
+    /// A new database of its own on this engine, and a catalogue open on it.
+    func makeStore(seed: Bool = true) throws -> TestStore {
+        switch self {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("CatalogueEngineTests-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let path = directory.appendingPathComponent("catalogue.sqlite").path
+            TestStore.removeAtExit(directory)
+            return TestStore(engine: self, location: path, catalogue: try Catalogue(path: path, seed: seed), seed: seed)
+        case .postgres:
+            #if PostgreSQL
+            let database = try PostgresTestServer.shared().createDatabase(prefix: "engine")
+            var options = PostgresEngine.Options()
+            options.seed = seed
+            return TestStore(engine: self, location: database.url, catalogue: try Catalogue.connect(to: database.url, options: options), seed: seed)
+            #else
+            fatalError("PostgreSQL is not built in (swift test --traits PostgreSQL)")
+            #endif
+        }
+    }
+
+    /// A seeded catalogue shared by the read-only tests of this run, one per engine.
+    func sharedSeededCatalogue() throws -> Catalogue {
+        try Self.shared.withLock { shared in
+            if let catalogue = shared[self] { return catalogue }
+            let catalogue = try makeCatalogue()
+            shared[self] = catalogue
+            return catalogue
+        }
+    }
+
+    private static let shared = Mutex<[EngineUnderTest: Catalogue]>([:])
+}
+
+/// A catalogue under test and where its database is, so a second connection (another
+/// `Catalogue` on the same file or database, as another process would open it) can be made.
+struct TestStore: Sendable {
+    let engine: EngineUnderTest
+    /// The file path or `postgres://` URL.
+    let location: String
+    let catalogue: Catalogue
+    let seed: Bool
+
+    /// Another catalogue on the same database: its own connection(s), as another process's.
+    func openAgain() throws -> Catalogue {
+        switch engine {
+        case .sqlite:
+            return try Catalogue(path: location, seed: seed)
+        case .postgres:
+            #if PostgreSQL
+            var options = PostgresEngine.Options()
+            options.seed = seed
+            return try Catalogue.connect(to: location, options: options)
+            #else
+            fatalError("PostgreSQL is not built in")
+            #endif
+        }
+    }
+
+    private static let directories = Mutex<[URL]?>(nil)
+
+    /// Removes `directory` when the test process exits.
+    static func removeAtExit(_ directory: URL) {
+        directories.withLock { list in
+            if list == nil {
+                list = []
+                atexit {
+                    for directory in TestStore.directories.withLock({ $0 ?? [] }) {
+                        try? FileManager.default.removeItem(at: directory)
+                    }
+                }
+            }
+            list?.append(directory)
+        }
+    }
+}
+
+/// A value behind a lock.
+final class Mutex<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+/// PostgreSQL tests report themselves skipped here, with the reason and the apt-get line, when
+/// this machine has no PostgreSQL (the engine-parameterized tests then run on SQLite only).
+@Suite("Engines under test")
+struct EnginesUnderTestTests {
+    @Test("PostgreSQL runs the engine suites too", .requiresPostgres)
+    func postgresIsCovered() throws {
+        #if PostgreSQL
+        #expect(EngineUnderTest.all.contains(.postgres))
+        _ = try PostgresTestServer.shared()
+        #else
+        // A build without the PostgreSQL trait covers SQLite only: `swift test --traits PostgreSQL`.
+        #expect(EngineUnderTest.all == [.sqlite])
+        #endif
+    }
+}

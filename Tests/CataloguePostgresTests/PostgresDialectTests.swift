@@ -1,0 +1,102 @@
+#if PostgreSQL
+import CatalogueKit
+import CataloguePostgres
+import Testing
+
+/// The SQL the PostgreSQL dialect writes for each part of a request: user text always bound.
+@Suite("PostgreSQL dialect")
+struct PostgresDialectTests {
+    let dialect = PostgresDialect()
+
+    @Test("A prefix search is a bound range on the key, in display order, LIMIT NULL for no limit")
+    func prefixRange() throws {
+        let products = try CatalogueSearch.products(matching: "Crè").selectSQL(in: dialect)
+        #expect(products.sql.hasSuffix(
+            "FROM product WHERE product.name_key >= $1 AND product.name_key < $2 "
+                + "ORDER BY product.name_key, product.name, product.id LIMIT $3 OFFSET $4"))
+        #expect(products.arguments == [.text("cre"), .text("crf"), .null, .integer(0)])
+        // A nullable column sorts NULL first, as SQLite does (capital may be NULL).
+        let select = try CatalogueSearch.countries(matching: "bog", scope: .capital).selectSQL(in: dialect)
+        #expect(select.sql.hasSuffix(
+            "FROM country WHERE country.capital_key >= $1 AND country.capital_key < $2 "
+                + "ORDER BY country.capital_key NULLS FIRST, country.capital NULLS FIRST, country.id LIMIT $3 OFFSET $4"))
+        #expect(select.arguments == [.text("bog"), .text("boh"), .null, .integer(0)])
+        let descending = try FetchRequest<Country>(sortDescriptors: [FetchSortDescriptor("capital", ascending: false)])
+            .selectSQL(in: dialect)
+        #expect(descending.sql.contains("ORDER BY country.capital DESC NULLS LAST LIMIT"))
+        // No successor (only U+10FFFF): the range has no upper end.
+        let open = try FetchRequest<Product>(predicate: .beginsWith("name", "\u{10FFFF}", options: .caseAndDiacriticInsensitive))
+            .countSQL(in: dialect)
+        #expect(open.sql == "SELECT count(*) FROM product WHERE product.name_key >= $1")
+    }
+
+    @Test("CONTAINS, ENDSWITH and LIKE: LIKE … ESCAPE with %, _ and \\ escaped")
+    func likeForms() throws {
+        let contains = try FetchRequest<Product>(predicate: .contains("name", "50%_a\\b", options: .caseAndDiacriticInsensitive))
+            .countSQL(in: dialect)
+        #expect(contains.sql == "SELECT count(*) FROM product WHERE product.name_key LIKE $1 ESCAPE '\\'")
+        #expect(contains.arguments == [.text("%50\\%\\_a\\\\b%")])
+        let endsWith = try FetchRequest<Product>(predicate: .endsWith("name", "Mini")).countSQL(in: dialect)
+        #expect(endsWith.sql == "SELECT count(*) FROM product WHERE product.name LIKE $1 ESCAPE '\\'")
+        #expect(endsWith.arguments == [.text("%Mini")])
+        let like = try FetchRequest<Product>(predicate: try FetchPredicate(format: "name LIKE %@", "iP?d*%")).countSQL(in: dialect)
+        #expect(like.sql == "SELECT count(*) FROM product WHERE product.name >= $1 AND product.name < $2 AND product.name LIKE $3 ESCAPE '\\'")
+        #expect(like.arguments == [.text("iP"), .text("iQ"), .text("iP_d%\\%")])
+    }
+
+    @Test("Words: a tsquery built in SQL from the folded words bound as one text, ranked by ts_rank")
+    func fullText() throws {
+        let select = try CatalogueSearch.countries(matching: "Côte D'IV", mode: .words).selectSQL(in: dialect)
+        #expect(select.sql.contains(
+            "FROM country CROSS JOIN (SELECT (SELECT string_agg(quote_literal(w) || ':*', ' & ')::tsquery "
+                + "FROM unnest(string_to_array($1, ' ')) AS w) AS q) AS catalogue_query "
+                + "WHERE country.name_words @@ catalogue_query.q"))
+        #expect(select.sql.contains("ORDER BY ts_rank(country.name_words, catalogue_query.q, 1) DESC, country.name_key"))
+        #expect(select.arguments.first == .text("cote d iv"))
+        let any = try CatalogueSearch.countries(matching: "bog", scope: .any, mode: .words).countSQL(in: dialect)
+        #expect(any.sql.contains("(country.name_words || country.capital_words) @@ "))
+        let products = try CatalogueSearch.products(matching: "crème", mode: .words).countSQL(in: dialect)
+        #expect(products.sql.contains("product.words @@ "))
+        #expect(products.arguments == [.text("creme")])
+    }
+
+    @Test("Folding a column without a key is refused, not answered differently")
+    func unkeyedFolding() throws {
+        #expect(throws: FetchRequestError.self) {
+            try FetchRequest<Country>(predicate: .equals("continent", "europe", options: .caseInsensitive)).countSQL(in: dialect)
+        }
+        // With a key: the key, exactly.
+        let keyed = try FetchRequest<Country>(predicate: .equals("name", "cote d'ivoire", options: .caseAndDiacriticInsensitive))
+            .countSQL(in: dialect)
+        #expect(keyed.sql == "SELECT count(*) FROM country WHERE country.name_key = $1")
+    }
+
+    @Test("MATCHES: ~ and ~* anchored; [cd] on the key; constructs read differently by ICU and ARE refused")
+    func matches() throws {
+        let plain = try FetchRequest<Product>(predicate: try FetchPredicate(format: "name MATCHES %@", "iP.d( mini)?")).countSQL(in: dialect)
+        #expect(plain.sql == "SELECT count(*) FROM product WHERE product.name ~ $1")
+        #expect(plain.arguments == [.text("^(?:iP.d( mini)?)$")])
+        let cd = try FetchRequest<Product>(predicate: try FetchPredicate(format: "name MATCHES[cd] %@", "CRÈME.*")).countSQL(in: dialect)
+        #expect(cd.sql == "SELECT count(*) FROM product WHERE product.name_key ~* $1")
+        #expect(cd.arguments == [.text("^(?:CREME.*)$")])
+        for pattern in ["\\bword", "\\p{L}+", "(?<name>x)", "a*+", "(?i)x"] {
+            #expect(throws: FetchRequestError.self, "\(pattern)") {
+                try FetchRequest<Product>(predicate: try FetchPredicate(format: "name MATCHES %@", pattern)).countSQL(in: dialect)
+            }
+        }
+        #expect(throws: FetchRequestError.self) {
+            try FetchRequest<Product>(predicate: try FetchPredicate(format: "name MATCHES[c] %@", "é.*")).countSQL(in: dialect)
+        }
+        #expect(throws: FetchRequestError.self) {
+            try FetchRequest<Product>(predicate: try FetchPredicate(format: "name MATCHES[d] %@", "e.*")).countSQL(in: dialect)
+        }
+    }
+
+    @Test("TRUE, FALSE, IS DISTINCT FROM")
+    func basics() throws {
+        #expect(try FetchRequest<Product>().countSQL(in: dialect).sql == "SELECT count(*) FROM product WHERE TRUE")
+        let notEqual = try FetchRequest<Product>(predicate: .notEquals("year", 2007)).countSQL(in: dialect)
+        #expect(notEqual.sql == "SELECT count(*) FROM product WHERE product.year IS DISTINCT FROM $1")
+    }
+}
+#endif

@@ -1,0 +1,110 @@
+#if PostgreSQL
+import CatalogueKit
+import CataloguePostgres
+import Foundation
+import PostgresTestSupport
+import Testing
+
+/// Opening a PostgreSQL catalogue: migrations and seeding once, refusal of databases that are
+/// not ours or are newer, the README's example, concurrent readers, and other writers' changes
+/// by LISTEN and by the change log polled where LISTEN is switched off.
+@Suite("PostgreSQL engine", .requiresPostgres, .timeLimit(.minutes(2)))
+struct PostgresEngineTests {
+    func database() throws -> PostgresTestDatabase {
+        try PostgresTestServer.shared().createDatabase(prefix: "engine_own")
+    }
+
+    /// Runs a blocking call (connecting, psql) on a dispatch thread, as an app's async code must:
+    /// never on one of Swift concurrency's few threads.
+    func offThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    @Test("The README's example: connect, then an async search prints Colombia; 16 searches at once all answer")
+    func readmeExample() async throws {
+        let url = try await offThread { try database().url }
+        let catalogue = try await offThread { try Catalogue.connect(to: url) }
+        let results = try await catalogue.search(CatalogueSearch.countries(matching: "bog", scope: .capital))
+        #expect(results.records.first?.name == "Colombia")
+        #expect(catalogue.location == url)
+        #expect(catalogue.engine.name == "PostgreSQL")
+        let names = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<16 {
+                group.addTask { try await catalogue.fetch(CatalogueSearch.countries(matching: "cote")).map(\.name) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(names == Array(repeating: ["Côte d'Ivoire"], count: 16))
+    }
+
+    @Test("Migrated and seeded once: a second connection finds the same rows; a deleted seed row does not come back")
+    func seedOnce() throws {
+        let database = try database()
+        let first = try Catalogue.connect(to: database.url)
+        let countries = try first.fetchCount(FetchRequest<Country>())
+        #expect(countries == 250)
+        let colombia = try #require(try first.fetch(CatalogueSearch.countries(matching: "colombia")).first)
+        try first.write { db in _ = try db.delete(Country.self, id: try #require(colombia.id)) }
+        let second = try Catalogue.connect(to: database.url)
+        #expect(try second.fetchCount(FetchRequest<Country>()) == 249)
+        #expect(try database.psql("SELECT identifier FROM catalogue_migrations ORDER BY identifier")
+            == PostgresResources.migrations.map { $0.identifier + "\n" }.joined())
+    }
+
+    @Test("A database migrated by a newer version is refused, untouched")
+    func newerMigration() throws {
+        let database = try database()
+        _ = try Catalogue.connect(to: database.url)
+        try database.psql("INSERT INTO catalogue_migrations (identifier, checksum) VALUES ('9999_future', 'x')")
+        let before = try database.psql("SELECT count(*) FROM country")
+        #expect {
+            _ = try Catalogue.connect(to: database.url)
+        } throws: { error in
+            (error as? MigrationError) == .unknownMigration(identifier: "9999_future", path: database.url)
+        }
+        #expect(try database.psql("SELECT count(*) FROM country") == before)
+    }
+
+    @Test("A database with tables of its own that is not a catalogue is refused, untouched")
+    func notACatalogue() throws {
+        let database = try database()
+        try database.psql("CREATE TABLE invoices (id int); INSERT INTO invoices VALUES (1)")
+        #expect {
+            _ = try Catalogue.connect(to: database.url)
+        } throws: { error in
+            "\(error)" == "cannot use \(database.url): the database has 1 table but is not a catalogue (no catalogue_migrations); use an empty database"
+        }
+        #expect(try database.psql("SELECT string_agg(tablename, ',') FROM pg_tables WHERE schemaname = 'public'") == "invoices\n")
+    }
+
+    @Test("Another connection's commit arrives with its rows, by LISTEN or (switched off) by polling the change log; this catalogue's own once",
+          arguments: [true, false])
+    func changesFromElsewhere(listens: Bool) async throws {
+        let url = try await offThread { try database().url }
+        var options = PostgresEngine.Options()
+        options.usesListenNotify = listens
+        let catalogue = try await offThread { [options] in try Catalogue.connect(to: url, options: options) }
+        #expect(catalogue.postgres?.capabilities.listenNotify == listens)
+
+        let changes = try await offThread { catalogue.changes(pollingInterval: .milliseconds(20)) }
+        var iterator = changes.makeAsyncIterator()
+        let other = try await offThread { try Catalogue.connect(to: url) }
+        let inserted = try await other.write { db in try db.insert(Product(name: "Zebra lamp", type: "thing")) }
+        let change = try #require(try await iterator.next())
+        #expect(change.origin == .elsewhere)
+        #expect(change.changedIDs(of: Product.self) == [try #require(inserted.id)])
+
+        // This catalogue's own write is reported once, as its own, not again from the log.
+        let own = try await catalogue.write { db in try db.insert(Product(name: "Yak bell", type: "thing")) }
+        let ownChange = try #require(try await iterator.next())
+        #expect(ownChange.origin == .thisCatalogue)
+        #expect(ownChange.changedIDs(of: Product.self) == [try #require(own.id)])
+        let third = try await other.write { db in try db.insert(Product(name: "Xylophone", type: "thing")) }
+        let next = try #require(try await iterator.next())
+        #expect(next.origin == .elsewhere)
+        #expect(next.changedIDs(of: Product.self) == [try #require(third.id)])
+    }
+}
+#endif

@@ -1,0 +1,32 @@
+#if PostgreSQL
+@testable import CataloguePostgres
+import Testing
+
+/// Migration scripts split into statements: `;` inside quotes, dollar quotes and comments
+/// does not end a statement.
+@Suite("SQL script")
+struct SQLScriptTests {
+    @Test("Quotes, dollar quotes, comments and parameters")
+    func splits() {
+        let script = """
+            -- a comment; with a semicolon
+            CREATE TABLE t (x text DEFAULT ';', "we;ird" int); /* block; /* nested; */ still */
+            CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM 1; RETURN NULL; END $$;
+            SELECT $body$a;b$body$, E'it\\'s;', 'it''s;', $1;
+            """
+        #expect(SQLScript.statements(in: script) == [
+            "CREATE TABLE t (x text DEFAULT ';', \"we;ird\" int)",
+            "/* block; /* nested; */ still */\nCREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM 1; RETURN NULL; END $$",
+            "SELECT $body$a;b$body$, E'it\\'s;', 'it''s;', $1",
+        ])
+    }
+
+    @Test("The catalogue's migration splits into its statements")
+    func migration() {
+        let statements = SQLScript.statements(in: PostgresResources.migrations[0].sql)
+        #expect(statements.first == "CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        #expect(statements.contains { $0.hasPrefix("CREATE FUNCTION catalogue_record_changes()") && $0.hasSuffix("$$") })
+        #expect(statements.filter { $0.hasPrefix("CREATE TRIGGER") }.count == 12)
+    }
+}
+#endif
