@@ -40,8 +40,11 @@ extension PostgresEngine {
             _ = ready.wait(timeout: .now() + context.options.connectTimeout.dispatchInterval)
             return stream
         }
-        // The horizon is read now: a commit right after this call is reported.
-        let start = try? currentHorizon()
+        // The snapshot is read now: a commit right after this call is reported, and none that
+        // this snapshot already sees (the horizon alone is cluster-wide: a transaction left open
+        // in another database would let commits from before this call through, the catalogue's
+        // own seed among them).
+        let start = try? currentSnapshot()
         return changeHub.stream(on: BridgeExecutor.shared) { [self] yield in
             try await poll(from: start, every: pollingInterval, yield: yield)
         }
@@ -129,26 +132,29 @@ extension PostgresEngine {
 
     // MARK: - Polling
 
-    /// The transaction horizon: every transaction older than it has ended.
-    func currentHorizon() throws -> String {
-        let sql = "SELECT pg_snapshot_xmin(pg_current_snapshot())::text"
+    /// The current snapshot (`xmin:xmax:running`), as text.
+    func currentSnapshot() throws -> String {
+        let sql = "SELECT pg_current_snapshot()::text"
         let runner = PostgresStatementRunner(target: .pool(client), context: context)
-        guard let row = try runner.rows(SQLFragment(sql)).first else { return "0" }
+        guard let row = try runner.rows(SQLFragment(sql)).first else { return "0:0:" }
         return try PostgresRecordRow(row, sql: sql).decodeText(at: 0)
     }
 
-    /// Reads the change log every `interval`, from `start` (the horizon when the stream began).
+    /// Reads the change log every `interval`, from `start` (the snapshot when the stream began:
+    /// what it sees had committed before, and is not reported).
     private func poll(from start: String?, every interval: Duration, yield: @Sendable (DatabaseChange) -> Void) async throws {
         let sql = """
             SELECT h.horizon::text, c.xid::text, c.table_name, c.row_id
             FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h
             LEFT JOIN catalogue_change c ON c.xid >= $1::text::xid8 AND c.xid < h.horizon
+                AND NOT pg_visible_in_snapshot(c.xid, $2::text::pg_snapshot)
             ORDER BY c.xid, c.seq
             """
-        var horizon = start ?? "0"
+        let startSnapshot = start ?? "1:1:"
+        var horizon = String(startSnapshot.prefix { $0 != ":" })
         while true {
             try await Task.sleep(for: interval)
-            let rows = try await client.query(SQLFragment(sql, [.text(horizon)]).postgresQuery, logger: context.logger).collect()
+            let rows = try await client.query(SQLFragment(sql, [.text(horizon), .text(startSnapshot)]).postgresQuery, logger: context.logger).collect()
             var tables: Set<String> = []
             var ids: [String: Set<Int64>] = [:]
             var reloaded: Set<String> = []

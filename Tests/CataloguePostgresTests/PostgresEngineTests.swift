@@ -94,7 +94,7 @@ struct PostgresEngineTests {
         let inserted = try await other.write { db in try db.insert(Product(name: "Zebra lamp", type: "thing")) }
         let change = try #require(try await iterator.next())
         #expect(change.origin == .elsewhere)
-        #expect(change.changedIDs(of: Product.self) == [try #require(inserted.id)])
+        #expect(change.changedIDs(of: Product.self) == [try #require(inserted.id)], "\(change)")
 
         // This catalogue's own write is reported once, as its own, not again from the log.
         let own = try await catalogue.write { db in try db.insert(Product(name: "Yak bell", type: "thing")) }
@@ -104,7 +104,7 @@ struct PostgresEngineTests {
         let third = try await other.write { db in try db.insert(Product(name: "Xylophone", type: "thing")) }
         let next = try #require(try await iterator.next())
         #expect(next.origin == .elsewhere)
-        #expect(next.changedIDs(of: Product.self) == [try #require(third.id)])
+        #expect(next.changedIDs(of: Product.self) == [try #require(third.id)], "\(next)")
     }
 }
 #endif
