@@ -144,7 +144,7 @@ struct ChangeSetTests {
         #expect(try replay(changes, on: old, new: controller.sectionedIDs.map(\.ids)) == controller.sectionedIDs.map(\.ids))
     }
 
-    @Test("changeSets() delivers a change made through another connection", arguments: EngineUnderTest.all)
+    @Test("changeSets() delivers a change made through another connection", .timeLimit(.minutes(1)), arguments: EngineUnderTest.all)
     func asyncSequence(engine: EngineUnderTest) async throws {
         let store = try engine.makeStore(seed: false)
         let controller = SectionedResultsController(
