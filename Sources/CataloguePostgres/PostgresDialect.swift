@@ -3,8 +3,10 @@ import CatalogueCore
 
 /// PostgreSQL's SQL for the parts of a request that differ between engines: `$n` parameters,
 /// `TRUE`/`FALSE`, `LIMIT NULL`, `IS DISTINCT FROM`, `LIKE … ESCAPE '\'` for CONTAINS, ENDSWITH
-/// and LIKE (served by the schema's `pg_trgm` GIN indexes), `~`/`~*` for MATCHES, and full-text
-/// match and rank on the tsvector columns the library writes.
+/// and LIKE (served by `pg_trgm` GIN indexes where the database has them,
+/// ``PostgresEngine/Capabilities/trigramIndexes``; the same SQL reads every row where it has
+/// not), `~`/`~*` for MATCHES, and full-text match and rank on the tsvector columns the library
+/// writes.
 ///
 /// ```swift
 /// let select = try CatalogueSearch.countries(matching: "bog", scope: .capital).selectSQL(in: PostgresDialect())

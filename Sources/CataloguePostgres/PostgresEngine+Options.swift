@@ -23,6 +23,18 @@ extension PostgresEngine {
         /// Whether to use LISTEN/NOTIFY for other writers' changes where the server supports it;
         /// false (or a server without it) polls the `catalogue_change` log instead.
         public var usesListenNotify = true
+        /// Whether to make the pg_trgm indexes that serve CONTAINS, ENDSWITH and LIKE where the
+        /// server allows (installing pg_trgm where it is offered and the role may); false makes
+        /// none, as on a server without pg_trgm, and those searches read every row, with the same
+        /// answers. It drops none that exist already.
+        ///
+        /// ```swift
+        /// var options = PostgresEngine.Options()
+        /// options.usesTrigramIndexes = false
+        /// let catalogue = try Catalogue.connect(to: "postgres://app@db:5432/catalogue", options: options)
+        /// catalogue.postgres?.capabilities.trigramIndexes  // false in a new database
+        /// ```
+        public var usesTrigramIndexes = true
         /// Load the built-in countries and products into a new catalogue.
         public var seed = true
         /// An embedding app's own migrations, applied after the catalogue's and recorded in
@@ -32,14 +44,30 @@ extension PostgresEngine {
         public init() {}
     }
 
-    /// What the server supports, found when connecting; the engine picks its fallbacks from it.
+    /// What the server and the database support, found when connecting; the engine picks its
+    /// fallbacks from it. What each engine offers, and what the catalogue does without it:
+    /// `docs/Scaling.md`.
+    ///
+    /// ```swift
+    /// let catalogue = try Catalogue.connect(to: "postgres://app@db:5432/catalogue")
+    /// if let capabilities = catalogue.postgres?.capabilities, !capabilities.trigramIndexes {
+    ///     print("CONTAINS reads every row on \(capabilities.serverVersion)")
+    /// }
+    /// ```
     public struct Capabilities: Sendable, Hashable {
-        /// `SHOW server_version`.
+        /// `SHOW server_version` (e.g. "15.8 (Debian 15.8-0+deb12u1)"); servers below 13 are
+        /// refused when connecting.
         public let serverVersion: String
         /// LISTEN/NOTIFY works (not on CockroachDB, nor through a transaction-mode pooler), and
-        /// the options allow it: other writers' changes arrive by notification; else by polling
-        /// the change log.
+        /// ``Options/usesListenNotify`` allows it: other writers' changes arrive by notification
+        /// as they commit. False: by polling the `catalogue_change` log every polling interval.
         public let listenNotify: Bool
+        /// The database has the pg_trgm GIN indexes on the folded keys
+        /// (`migrations/postgres/0003_trigram_indexes.sql`), made when connecting where pg_trgm
+        /// is installed or can be and ``Options/usesTrigramIndexes`` allows: CONTAINS, ENDSWITH
+        /// and LIKE use them. False: the same `LIKE … ESCAPE` reads every row of the table
+        /// (a sequential scan), with the same rows in the same order, slower on large tables.
+        public let trigramIndexes: Bool
     }
 }
 #endif

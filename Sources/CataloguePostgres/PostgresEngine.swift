@@ -8,8 +8,9 @@ import PostgresNIO
 /// process and machine that connects to it.
 ///
 /// Opening connects once (so a server that is down, a wrong password or an unknown database is
-/// one clear error naming the server, without its password), checks what the server supports,
-/// migrates and seeds the database under an advisory lock, then starts a connection pool:
+/// one clear error naming the server, without its password), checks what the server supports
+/// (``Capabilities``), migrates and seeds the database under an advisory lock, then starts a
+/// connection pool:
 /// concurrent readers run in parallel, each statement on a free connection.
 ///
 /// ```swift
@@ -24,7 +25,8 @@ import PostgresNIO
 public final class PostgresEngine: CatalogueEngine {
     /// Where the database is.
     public let target: PostgresTarget
-    /// What the server supports.
+    /// What the server and this database support, found when connecting: the engine's fallbacks
+    /// follow from it (`catalogue.postgres?.capabilities`).
     public let capabilities: Capabilities
     let context: PostgresEngineContext
     let client: PostgresClient
@@ -56,9 +58,11 @@ public final class PostgresEngine: CatalogueEngine {
         let connection = try Self.connect(target, context: context)
         defer { Self.close(connection) }
         let runner = PostgresStatementRunner(target: .connection(connection), context: context)
-        self.capabilities = try Self.checkServer(runner, target: target.description, options: options)
-        try PostgresMigrator(migrations: PostgresResources.migrations, appMigrations: options.appMigrations)
-            .prepare(runner, target: target.description, seed: options.seed)
+        let server = try Self.checkServer(runner, target: target.description, options: options)
+        let hasTrigramIndexes = try PostgresMigrator(migrations: PostgresResources.migrations, appMigrations: options.appMigrations)
+            .prepare(runner, target: target.description, seed: options.seed, trigramIndexes: options.usesTrigramIndexes)
+        self.capabilities = Capabilities(
+            serverVersion: server.version, listenNotify: server.listenNotify, trigramIndexes: hasTrigramIndexes)
         var configuration = PostgresClient.Configuration(
             host: target.host, port: target.port, username: target.user, password: target.password,
             database: target.database, tls: Self.clientTLS(target.tls))
@@ -158,8 +162,11 @@ public final class PostgresEngine: CatalogueEngine {
         }
     }
 
-    /// The server's version and whether LISTEN works (and is wanted).
-    static func checkServer(_ runner: PostgresStatementRunner, target: String, options: Options) throws -> Capabilities {
+    /// The server's version (refused below 13) and whether LISTEN works (and is wanted). The
+    /// trigram indexes are checked in the migrating transaction (``PostgresTrigramIndexes``).
+    static func checkServer(
+        _ runner: PostgresStatementRunner, target: String, options: Options
+    ) throws -> (version: String, listenNotify: Bool) {
         let sql = "SELECT current_setting('server_version'), current_setting('server_version_num')::int"
         guard let row = try runner.rows(SQLFragment(sql)).first else {
             throw PostgresEngineError.unusable(target: target, reason: "the server did not say its version")
@@ -179,7 +186,7 @@ public final class PostgresEngine: CatalogueEngine {
                 listens = false
             }
         }
-        return Capabilities(serverVersion: version, listenNotify: listens)
+        return (version, listens)
     }
 
     static func connectionTLS(_ mode: PostgresTarget.TLSMode) -> PostgresConnection.Configuration.TLS {

@@ -8,7 +8,8 @@ import CatalogueCore
 /// The rules are SQLite's (DatabaseCore's ``MigrationPlan``): migrations apply in number order,
 /// each recorded with its checksum in `catalogue_migrations`; a database that has a migration
 /// this build does not know (made by a newer version), or whose applied migration was edited,
-/// is refused untouched. A database that has tables but no `catalogue_migrations` is not a
+/// is refused untouched (but for ``equivalentChecksums``, earlier texts of a migration that made
+/// the same schema). A database that has tables but no `catalogue_migrations` is not a
 /// catalogue and is refused untouched too.
 struct PostgresMigrator {
     /// The advisory lock key (any constant; "catalogue" in ASCII).
@@ -18,17 +19,31 @@ struct PostgresMigrator {
     let migrations: [Migration]
     let appMigrations: [Migration]
 
-    /// Migrates and, when `seed` and not done before, seeds, on `runner` (one connection).
-    func prepare(_ runner: PostgresStatementRunner, target: String, seed: Bool) throws {
+    /// Checksums of catalogue migrations as development builds before the first release applied
+    /// them, accepted as the current ones because the schema they made is the same.
+    static let equivalentChecksums: [String: Set<String>] = [
+        // 0001_initial with `CREATE EXTENSION pg_trgm` and the trigram indexes, before they moved
+        // to 0003 (which finds them there: IF NOT EXISTS) and the B-tree keys were spelled ASC
+        // (PostgreSQL's default: the same indexes).
+        "0001_initial": ["7d44ef6fc58c29c0df5cdefba2215b3262ab56dae31703a51e281f456ccfccc4"],
+    ]
+
+    /// Migrates and, when `seed` and not done before, seeds, on `runner` (one connection); makes
+    /// the trigram indexes where `trigramIndexes` and the server allow. Returns whether the
+    /// database has them (see ``PostgresTrigramIndexes``).
+    func prepare(_ runner: PostgresStatementRunner, target: String, seed: Bool, trigramIndexes: Bool) throws -> Bool {
         try runner.execute("BEGIN")
         do {
             try runner.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.lockKey)])
+            try PostgresTrigramIndexes.prepare(runner, wanted: trigramIndexes)
             try migrate(runner, table: Self.tableName, migrations: migrations, target: target, isCatalogue: true)
+            let hasTrigramIndexes = try PostgresTrigramIndexes.ensure(runner, wanted: trigramIndexes, migrations: migrations)
             try migrate(runner, table: "app_migrations", migrations: appMigrations, target: target, isCatalogue: false)
             if seed {
                 try PostgresSeeding.seedIfNeeded(PostgresSession(runner: runner))
             }
             try runner.execute("COMMIT")
+            return hasTrigramIndexes
         } catch {
             try? runner.execute("ROLLBACK")
             throw error
@@ -66,6 +81,14 @@ struct PostgresMigrator {
             applied[try cells.decodeText(at: 0)] = try cells.decodeText(at: 1)
         }
         let plan = try MigrationPlan(migrations: migrations)
+        if isCatalogue {
+            for migration in plan.migrations {
+                if let checksum = applied[migration.identifier],
+                   Self.equivalentChecksums[migration.identifier]?.contains(checksum) == true {
+                    applied[migration.identifier] = migration.checksum
+                }
+            }
+        }
         for migration in try plan.pending(applied: applied, database: target) {
             try runner.executeScript(migration.sql)
             try runner.execute(

@@ -4,7 +4,7 @@ import CatalogueCore
 /// The catalogue's PostgreSQL migrations, embedded at build time from `migrations/postgres/*.sql`.
 ///
 /// ```swift
-/// PostgresResources.migrations.map(\.identifier)  // ["0001_initial"]
+/// PostgresResources.migrations.map(\.identifier)  // ["0001_initial", "0002_notify_backend", "0003_trigram_indexes"]
 /// ```
 public enum PostgresResources {
     /// The schema migrations, in file order.

@@ -67,6 +67,27 @@ struct PostgresEngineTests {
         #expect(try database.psql("SELECT count(*) FROM country") == before)
     }
 
+    @Test("A database migrated by the earlier 0001 (pg_trgm and its indexes in it) opens; an edited 0001 is refused")
+    func earlierInitialMigration() throws {
+        let database = try database()
+        _ = try Catalogue.connect(to: database.url)
+        // The checksum the development builds before 0003 recorded for 0001_initial.
+        try database.psql("""
+            UPDATE catalogue_migrations SET checksum = '7d44ef6fc58c29c0df5cdefba2215b3262ab56dae31703a51e281f456ccfccc4'
+            WHERE identifier = '0001_initial'
+            """)
+        let reopened = try Catalogue.connect(to: database.url)
+        #expect(try reopened.fetchCount(FetchRequest<Country>()) == 250)
+        #expect(reopened.postgres?.capabilities.trigramIndexes == true)
+
+        try database.psql("UPDATE catalogue_migrations SET checksum = 'edited' WHERE identifier = '0001_initial'")
+        #expect {
+            _ = try Catalogue.connect(to: database.url)
+        } throws: { error in
+            (error as? MigrationError) == .modifiedMigration(identifier: "0001_initial", path: database.url)
+        }
+    }
+
     @Test("A database with tables of its own that is not a catalogue is refused, untouched")
     func notACatalogue() throws {
         let database = try database()

@@ -21,12 +21,20 @@ struct SQLScriptTests {
         ])
     }
 
-    @Test("The catalogue's migration splits into its statements")
+    @Test("The catalogue's migrations split into their statements")
     func migration() {
         let statements = SQLScript.statements(in: PostgresResources.migrations[0].sql)
-        #expect(statements.first == "CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        #expect(statements.first?.hasPrefix("CREATE TABLE catalogue_info (") == true, "\(statements.first ?? "")")
+        #expect(!statements.contains { $0.contains("pg_trgm") || $0.contains("gin_trgm_ops") })
         #expect(statements.contains { $0.hasPrefix("CREATE FUNCTION catalogue_record_changes()") && $0.hasSuffix("$$") })
         #expect(statements.filter { $0.hasPrefix("CREATE TRIGGER") }.count == 12)
+
+        // 0003: one DO block, its dollar-quoted semicolons inside it.
+        let trigrams = SQLScript.statements(in: PostgresResources.migrations[2].sql)
+        #expect(trigrams.count == 1)
+        #expect(trigrams.first?.hasPrefix("DO $$") == true, "\(trigrams)")
+        #expect(trigrams.first?.hasSuffix("END\n$$") == true, "\(trigrams)")
+        #expect(trigrams.first.map { $0.components(separatedBy: "gin_trgm_ops").count - 1 } == 4)
     }
 }
 #endif

@@ -1,17 +1,20 @@
 import Foundation
 import PostgresTestSupport
 
-/// A new database of the shared test server with `migrations/postgres/0001_initial.sql` applied
-/// in one transaction, as the engine's migrator will apply it.
+/// A new database of the shared test server with `migrations/postgres/0001_initial.sql` (and
+/// any `more` migrations of that folder after it) applied in one transaction, as the engine's
+/// migrator applies them.
 enum MigratedDatabase {
-    static let migrationURL = URL(fileURLWithPath: #filePath)
+    static let migrationsURL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("migrations/postgres/0001_initial.sql")
+        .appendingPathComponent("migrations/postgres")
 
-    static func make(prefix: String) throws -> PostgresTestDatabase {
+    static func make(prefix: String, more: [String] = []) throws -> PostgresTestDatabase {
         let database = try PostgresTestServer.shared().createDatabase(prefix: prefix)
-        let sql = try String(contentsOf: migrationURL, encoding: .utf8)
-        try database.psql("BEGIN;\n" + sql + "\nCOMMIT;\n")
+        let sql = try (["0001_initial.sql"] + more).map { name in
+            try String(contentsOf: migrationsURL.appendingPathComponent(name), encoding: .utf8)
+        }
+        try database.psql("BEGIN;\n" + sql.joined(separator: "\n") + "\nCOMMIT;\n")
         return database
     }
 }

@@ -41,9 +41,9 @@ struct SearchIndexTests {
         #expect(page == "19990|Name 19990|t|2000|1\n19991|Name 19991|t|2000|1\n19992|Name 19992|t|2000|1\n")
     }
 
-    @Test("CONTAINS is LIKE on the key with %, _ and \\ escaped, served by the trigram index")
+    @Test("CONTAINS is LIKE on the key with %, _ and \\ escaped, served by the trigram index of 0003")
     func containsThroughTrigrams() throws {
-        let database = try MigratedDatabase.make(prefix: "contains")
+        let database = try MigratedDatabase.make(prefix: "contains", more: ["0002_notify_backend.sql", "0003_trigram_indexes.sql"])
         try database.psql("""
             INSERT INTO product (name, name_key, type, type_key) VALUES
               ('100% Cotton', '100% cotton', 't', 't'), ('100x cotton', '100x cotton', 't', 't'),

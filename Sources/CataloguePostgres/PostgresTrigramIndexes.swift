@@ -1,0 +1,68 @@
+#if PostgreSQL
+import CatalogueCore
+
+/// The optional trigram indexes (`migrations/postgres/0003_trigram_indexes.sql`): GIN indexes
+/// with pg_trgm's `gin_trgm_ops` on the folded keys, which serve CONTAINS, ENDSWITH and LIKE.
+///
+/// They speed those searches up and change no answer (the SQL is the same `LIKE … ESCAPE`
+/// either way; without them PostgreSQL reads every row), so the catalogue makes them where it
+/// can and works where it cannot. Run by ``PostgresMigrator`` in its transaction, under its
+/// advisory lock:
+///
+/// ```swift
+/// try PostgresTrigramIndexes.prepare(runner, wanted: options.usesTrigramIndexes)   // before the migrations
+/// // … migrations, including 0003, which makes the indexes where pg_trgm is installed …
+/// let present = try PostgresTrigramIndexes.ensure(runner, wanted: options.usesTrigramIndexes, migrations: migrations)
+/// ```
+enum PostgresTrigramIndexes {
+    /// The indexes 0003 makes.
+    static let names = [
+        "country_alias_key_trigrams", "country_capital_key_trigrams", "country_name_key_trigrams", "product_name_key_trigrams",
+    ]
+    /// The migration that makes them (and is run again when they are missing but wanted).
+    static let migrationIdentifier = "0003_trigram_indexes"
+    /// The transaction-local setting 0003 reads: `off` makes it create nothing.
+    static let setting = "catalogue.trigram_indexes"
+
+    /// Before migrating: sets ``setting`` for this transaction and, when the indexes are wanted
+    /// and the server offers pg_trgm but this database lacks it, installs it. A role that may not
+    /// (no CREATE on the database) is not an error: the savepoint undoes the attempt and the
+    /// catalogue does without.
+    static func prepare(_ runner: PostgresStatementRunner, wanted: Bool) throws {
+        try runner.execute("SELECT set_config($1, $2, true)", [.text(setting), .text(wanted ? "on" : "off")])
+        guard wanted else { return }
+        let available = try runner.integer("SELECT count(*) FROM pg_catalog.pg_available_extensions WHERE name = 'pg_trgm'") > 0
+        guard available, try !isInstalled(runner) else { return }
+        try runner.execute("SAVEPOINT catalogue_pg_trgm")
+        do {
+            try runner.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+            try runner.execute("RELEASE SAVEPOINT catalogue_pg_trgm")
+        } catch {
+            try runner.execute("ROLLBACK TO SAVEPOINT catalogue_pg_trgm")
+        }
+    }
+
+    /// After migrating: when the indexes are wanted, pg_trgm is installed and some are missing
+    /// (the database was made without pg_trgm, or with them switched off), runs 0003 again.
+    /// Returns whether all of them exist in the end.
+    static func ensure(_ runner: PostgresStatementRunner, wanted: Bool, migrations: [Migration]) throws -> Bool {
+        let present = try existing(runner)
+        guard present < names.count, wanted else { return present == names.count }
+        guard try isInstalled(runner), let migration = migrations.first(where: { $0.identifier == migrationIdentifier }) else { return false }
+        try runner.executeScript(migration.sql)
+        return try existing(runner) == names.count
+    }
+
+    /// Whether this database has pg_trgm.
+    private static func isInstalled(_ runner: PostgresStatementRunner) throws -> Bool {
+        try runner.integer("SELECT count(*) FROM pg_catalog.pg_extension WHERE extname = 'pg_trgm'") > 0
+    }
+
+    /// How many of the indexes exist in the catalogue's schema.
+    private static func existing(_ runner: PostgresStatementRunner) throws -> Int {
+        Int(try runner.integer(
+            "SELECT count(*) FROM pg_catalog.pg_indexes WHERE schemaname = current_schema() AND indexname = ANY($1::text[])",
+            [.text("{" + names.joined(separator: ",") + "}")]))
+    }
+}
+#endif
