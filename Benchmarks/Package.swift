@@ -7,8 +7,15 @@ import PackageDescription
 let package = Package(
     name: "CatalogueBenchmarks",
     platforms: [.macOS(.v15)],
+    traits: [
+        // The PostgreSQL workloads (`--workloads postgres`): builds the root package's PostgreSQL
+        // engine (postgres-nio, BoringSSL), so it is off by default and in CI's smoke run.
+        .trait(name: "PostgreSQL", description: "The PostgreSQL workloads (Benchmarks/postgres.sh)"),
+    ],
     dependencies: [
-        .package(name: "catalogue", path: ".."),
+        .package(
+            name: "catalogue", path: "..",
+            traits: [.trait(name: "PostgreSQL", condition: .when(traits: ["PostgreSQL"]))]),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
@@ -20,6 +27,7 @@ let package = Package(
                 .product(name: "CatalogueKit", package: "catalogue"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "CSQLiteBench",
+                .product(name: "CataloguePostgres", package: "catalogue", condition: .when(traits: ["PostgreSQL"])),
             ],
             path: "Sources/CatalogueBenchmarks"
         ),

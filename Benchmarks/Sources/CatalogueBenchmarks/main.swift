@@ -2,7 +2,11 @@
 //
 //   swift run -c release --package-path Benchmarks CatalogueBenchmarks [--smoke]
 //       [--sizes 10000,100000,1000000] [--rounds N] [--output BENCHMARKS.md] [--data DIR]
-//       [--workloads search,import,cli,http] [--catalogue PATH] [--http-seconds 30]
+//       [--workloads search,import,cli,http,postgres] [--catalogue PATH] [--http-seconds 30]
+//       [--postgres postgres://user@host:port/database]
+//
+// The postgres workloads need the PostgreSQL trait (`--traits PostgreSQL`) and a server:
+// Benchmarks/postgres.sh starts a throwaway one and runs them.
 //
 // The import and cli workloads run the root package's `catalogue` binary: by default
 // .build/release/catalogue of the root package (`swift build -c release` there), or --catalogue PATH.
@@ -20,6 +24,8 @@ struct Options {
     var workloads: Set<String> = ["search", "import", "cli"]
     /// How long wrk runs in the `http` workload.
     var httpSeconds = 30
+    /// The server of the `postgres` workloads: a database of it they create theirs from.
+    var postgresURL: URL?
     /// The `catalogue` binary the import workload runs.
     var catalogueBinary = ImportWorkload.defaultCatalogueBinary
 
@@ -46,9 +52,11 @@ struct Options {
                 options.catalogueBinary = iterator.next() ?? options.catalogueBinary
             case "--http-seconds":
                 options.httpSeconds = Int(iterator.next() ?? "") ?? options.httpSeconds
+            case "--postgres":
+                options.postgresURL = URL(string: iterator.next() ?? "")
             case "--help", "-h":
                 print("usage: CatalogueBenchmarks [--smoke] [--sizes 10000,100000,1000000] [--rounds N] [--output FILE] [--data DIR] "
-                    + "[--workloads search,import,cli,http] [--catalogue PATH] [--http-seconds 30]")
+                    + "[--workloads search,import,cli,http,postgres] [--catalogue PATH] [--http-seconds 30] [--postgres URL]")
                 exit(0)
             default:
                 FileHandle.standardError.write(Data("CatalogueBenchmarks: error: unknown argument \(argument)\n".utf8))
@@ -91,6 +99,20 @@ do {
                 scratch: options.dataDirectory.appendingPathComponent("http-scratch"), seconds: options.httpSeconds,
                 importRows: options.smoke ? 1_000 : 100_000)
             report.addText(try workload.run())
+        }
+        if options.workloads.contains("postgres") {
+            #if PostgreSQL
+            guard let url = options.postgresURL else {
+                throw benchmarkError("the postgres workloads need --postgres postgres://user@host:port/database (Benchmarks/postgres.sh)")
+            }
+            try PostgresWorkloads(
+                size: size, adminURL: url, dataDirectory: options.dataDirectory, catalogueBinary: options.catalogueBinary,
+                importRounds: max(1, min(3, options.rounds)), rounds: options.rounds
+            ).run(into: &report)
+            #else
+            FileHandle.standardError.write(Data("CatalogueBenchmarks: error: the postgres workloads need --traits PostgreSQL\n".utf8))
+            exit(2)
+            #endif
         }
         guard options.workloads.contains("search") else { continue }
         let data = try BenchmarkData.prepare(size: size, directory: options.dataDirectory)
