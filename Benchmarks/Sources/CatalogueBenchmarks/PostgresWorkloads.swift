@@ -259,25 +259,30 @@ struct PgbenchRunner {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
         let logPrefix = scratch.appendingPathComponent("latency").path
         let run = try ChildProcessRun.run("/usr/bin/pgbench", [
-            "-n", "-M", "prepared", "-c", "1", "-t", String(transactions + Self.warmUpTransactions), "-f", script.path,
+            "-n", "-M", "prepared", "-c", "1", "-t", String(Self.warmUpTransactions + transactions), "-f", script.path,
             "-l", "--log-prefix", logPrefix,
             "-h", components.host ?? "127.0.0.1", "-p", String(components.port ?? 5432), "-U", components.user ?? "postgres",
         ] + definitions + [String(components.path.dropFirst())])
         guard run.status == 0 else { throw benchmarkError("pgbench failed: \(run.errorOutput)\n\(sql)") }
-        var logged: [(number: Int, seconds: Double)] = []
+        // client_id transaction_no latency_µs script_no end_s end_µs. pgbench 15 logs some
+        // latencies as 0, so each transaction's time is taken from the end times instead: one
+        // client runs its transactions back to back, so a transaction lasts from the previous
+        // one's end to its own (pgbench's own work between them included).
+        var ends: [(number: Int, seconds: Double)] = []
         let logs = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("latency") }
         for log in logs {
             let text = try String(contentsOfFile: scratch.appendingPathComponent(log).path, encoding: .utf8)
-            // client_id transaction_no latency_µs script_no epoch_s epoch_µs
             for line in text.split(separator: "\n") {
                 let fields = line.split(separator: " ")
-                guard fields.count >= 3, let number = Int(fields[1]), let microseconds = Double(fields[2]) else { continue }
-                logged.append((number, microseconds / 1e6))
+                guard fields.count >= 6, let number = Int(fields[1]), let seconds = Double(fields[4]),
+                      let microseconds = Double(fields[5]) else { continue }
+                ends.append((number, seconds + microseconds / 1e6))
             }
         }
+        ends.sort { $0.number < $1.number }
         var samples = Samples()
-        for entry in logged.sorted(by: { $0.number < $1.number }).dropFirst(Self.warmUpTransactions) {
-            samples.append(entry.seconds)
+        for index in ends.indices.dropFirst(Self.warmUpTransactions) {
+            samples.append(ends[index].seconds - ends[index - 1].seconds)
         }
         guard samples.count == transactions else { throw benchmarkError("pgbench logged \(samples.count) of \(transactions) transactions") }
         return samples
