@@ -15,8 +15,9 @@ extension PostgresCopyImportSink {
     /// Runs after the COPY, before the merge, in the import's transaction. The record's table is
     /// locked against other writers (`SHARE ROW EXCLUSIVE`, readers go on) until the commit, so
     /// the stored values read here are still the stored ones when the merge writes. Only the
-    /// rows of natural keys that have a partial row are read, a page at a time through a cursor;
-    /// a resolved row replaces its staged row when its values changed.
+    /// rows of natural keys that have a partial row and a stored record or another row in the
+    /// file are read, a page at a time through a cursor; a resolved row replaces its staged row
+    /// when its values changed.
     func resolvePartialRows() throws {
         let schema = R.schema
         let table = schema.table
@@ -28,10 +29,16 @@ extension PostgresCopyImportSink {
         }
         try runner.execute("LOCK TABLE \(table) IN SHARE ROW EXCLUSIVE MODE")
         // Columns: line, assigned, the natural key, the staged values, the stored id and values.
+        // The keys with a partial row, and how many rows each has in the file: a partial row of
+        // a new key that appears once is inserted as it is, and not read.
+        let keys = key.joined(separator: ", ")
         let select = "SELECT s.line, s.assigned, " + (key + stored).map { "s.\($0)" }.joined(separator: ", ")
             + ", t.id, " + stored.map { "t.\($0)" }.joined(separator: ", ")
-            + " FROM \(stage) s LEFT JOIN \(table) t ON \(sameKey("t", "s"))"
-            + " WHERE EXISTS (SELECT 1 FROM \(stage) p WHERE p.assigned IS NOT NULL AND \(sameKey("p", "s")))"
+            + " FROM \(stage) s"
+            + " JOIN (SELECT \(keys), count(*) AS n FROM \(stage) GROUP BY \(keys) HAVING bool_or(assigned IS NOT NULL)) k"
+            + " ON \(sameKey("k", "s"))"
+            + " LEFT JOIN \(table) t ON \(sameKey("t", "s"))"
+            + " WHERE k.n > 1 OR t.id IS NOT NULL"
             + " ORDER BY " + key.map { "s.\($0)" }.joined(separator: ", ") + ", s.line"
         try runner.execute("DECLARE catalogue_partial_rows NO SCROLL CURSOR FOR \(select)")
         let fetch = "FETCH FORWARD \(Self.resolvingPageSize) FROM catalogue_partial_rows"
