@@ -12,6 +12,13 @@ struct PostgresRecordSQL: Sendable {
     /// (true: inserted, false: updated, NULL: unchanged).
     let upsert: String
     let update: String
+    /// For an import row that lacks some columns: the stored record with the row's natural key,
+    /// locked until the transaction ends (`$n`: the natural key's values), and an insert that does
+    /// nothing when another transaction stored that key first (`id` of the new row, else no row).
+    /// Nil without a natural key.
+    let partialUpsert: (findForUpdate: String, insertIfAbsent: String)?
+    /// The indexes, in ``RecordSchema/writtenColumns``, of the natural key's columns.
+    let naturalKeyIndexes: [Int]
     let deleteByID: String
     let deleteAll: String
     let deleteAliases: String?
@@ -33,6 +40,16 @@ struct PostgresRecordSQL: Sendable {
         let derivedFromKey = Set(schema.keyColumnsInOrder.filter { naturalKey.contains(schema.columns[$0.source]) }.map(\.key))
         let assigned = all.filter { !naturalKey.contains($0) && !derivedFromKey.contains($0) }
         let compared = schema.columns.filter { !naturalKey.contains($0) }
+        naturalKeyIndexes = schema.naturalKey.map { written.firstIndex(of: $0)! }
+        if schema.naturalKey.isEmpty {
+            partialUpsert = nil
+        } else {
+            let keyParameters = schema.naturalKey.enumerated().map { "\(table).\($0.element) = $\($0.offset + 1)" }
+            partialUpsert = (
+                "SELECT \(schema.selectColumns) FROM \(table) WHERE \(keyParameters.joined(separator: " AND ")) FOR UPDATE",
+                "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(values)) "
+                    + "ON CONFLICT (\(schema.naturalKey.joined(separator: ", "))) DO NOTHING RETURNING id")
+        }
         let keyCondition = schema.naturalKey.map { column in
             "\(table).\(column) = $\(written.firstIndex(of: column)! + 1)"
         }.joined(separator: " AND ")

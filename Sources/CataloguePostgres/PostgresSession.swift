@@ -121,7 +121,8 @@ final class PostgresSession: CatalogueWriting {
         return counts
     }
 
-    private func writeAliases<R: Record>(of record: R, replacing: Bool) throws {
+    /// Writes the aliases of `record` (stored, with its id), replacing its stored ones if asked.
+    func writeAliases<R: Record>(of record: R, replacing: Bool) throws {
         let sql = R.schema.postgres
         guard let insert = sql.insertAlias, let id = record.id else { return }
         if let invalid = record.aliases.first(where: { $0.contains(";") }) {
@@ -135,7 +136,8 @@ final class PostgresSession: CatalogueWriting {
         }
     }
 
-    private func noteChanged<R: Record>(_ type: R.Type, id: Int64) {
+    /// Notes a written row, for the change published at commit.
+    func noteChanged<R: Record>(_ type: R.Type, id: Int64) {
         changedRows[R.schema.table, default: []].insert(id)
     }
 

@@ -29,6 +29,15 @@ struct PostgresStatementRunner: Sendable {
             case .pool(let client):
                 return try await client.query(postgresQuery, logger: context.logger).collect()
             case .connection(let connection):
+                // postgres-nio (1.33) never answers a query written to a connection whose channel
+                // has closed (the handler that would fail it has left the pipeline): a transaction
+                // whose server died (a crash during an import, which has no statement deadline)
+                // would wait for ever on its ROLLBACK. A query the connection still held when it
+                // closed is failed by postgres-nio itself.
+                guard !connection.isClosed else {
+                    throw PostgresEngineError.cannotConnect(
+                        target: context.targetDescription, reason: "connection lost: the server closed the connection")
+                }
                 return try await connection.query(postgresQuery, logger: context.logger).collect()
             }
         }

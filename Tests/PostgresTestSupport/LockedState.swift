@@ -6,6 +6,9 @@ final class LockedState: @unchecked Sendable {
     struct Value {
         var stopped = false
         var databaseCount = 0
+        /// The running postmaster (a child of this process), nil between
+        /// ``PostgresTestServer/stopImmediately()`` and ``PostgresTestServer/restart()``.
+        var postmaster: Process?
     }
 
     private let lock = NSLock()

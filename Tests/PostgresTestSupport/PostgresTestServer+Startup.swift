@@ -75,11 +75,13 @@ extension PostgresTestServer {
         let data = directory.appendingPathComponent("data")
         let log = directory.appendingPathComponent("server.log")
         let pidFile = data.appendingPathComponent("postmaster.pid")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+        // A restarted server appends to the log of its first start.
+        guard FileManager.default.fileExists(atPath: log.path) || FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw PostgresTestServerError.commandFailed(command: "create \(log.path)", status: errno, output: String(cString: strerror(errno)))
         }
         let logHandle = try FileHandle(forWritingTo: log)
         defer { try? logHandle.close() }
+        try logHandle.seekToEnd()
         let arguments = ["-D", data.path, "-p", String(port)]
         let process = Process()
         if let user {

@@ -35,8 +35,7 @@ public final class PostgresTestServer: Sendable {
 
     let user: ServerUser?
     private let watchdog: Process
-    private let postmaster: Process
-    private let state = LockedState()
+    let state = LockedState()
 
     /// The database every test database is copied from: `pg_trgm` and `unaccent` installed.
     public static let templateDatabase = "catalogue_template"
@@ -52,7 +51,7 @@ public final class PostgresTestServer: Sendable {
         self.binaries = binaries
         self.user = user
         self.watchdog = watchdog
-        self.postmaster = postmaster
+        state.withLock { $0.postmaster = postmaster }
     }
 
     // MARK: - The shared server
@@ -141,7 +140,7 @@ public final class PostgresTestServer: Sendable {
         if FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("postmaster.pid").path) {
             try runChecked(binaries.path(of: "pg_ctl"), ["-D", dataDirectory.path, "-m", "fast", "-w", "-t", "60", "stop"], asServerUser: true)
         }
-        postmaster.waitUntilExit()
+        state.withLock { $0.postmaster }?.waitUntilExit()
     }
 
     /// Whether the postmaster is running.
@@ -160,8 +159,10 @@ public final class PostgresTestServer: Sendable {
 
     // MARK: - Databases and SQL
 
-    /// A new, empty database copied from ``templateDatabase``, named `PREFIX_N_PID`.
-    public func createDatabase(prefix: String = "test") throws -> PostgresTestDatabase {
+    /// A new database copied from `template` (by default ``templateDatabase``: empty, with
+    /// `pg_trgm` and `unaccent`), named `PREFIX_N_PID`. A database used as `template` must have
+    /// no other connections.
+    public func createDatabase(prefix: String = "test", template: String = templateDatabase) throws -> PostgresTestDatabase {
         let number = try state.withLock { state -> Int in
             guard !state.stopped else { throw PostgresTestServerError.stopped }
             state.databaseCount += 1
@@ -169,7 +170,7 @@ public final class PostgresTestServer: Sendable {
         }
         let cleaned = String(prefix.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" }.prefix(40))
         let name = "\(cleaned.isEmpty ? "test" : cleaned)_\(number)_\(getpid())"
-        try psql("CREATE DATABASE \"\(name)\" TEMPLATE \(Self.templateDatabase)")
+        try psql("CREATE DATABASE :\"name\" TEMPLATE :\"template\"", variables: ["name": name, "template": template])
         return PostgresTestDatabase(server: self, name: name)
     }
 

@@ -11,6 +11,8 @@ public enum PostgresTestServerError: Error, Sendable, Hashable, CustomStringConv
     case commandFailed(command: String, status: Int32, output: String)
     /// The server was stopped.
     case stopped
+    /// ``PostgresTestServer/restart()`` on a server that is running.
+    case alreadyRunning
 
     public var description: String {
         switch self {
@@ -20,6 +22,7 @@ public enum PostgresTestServerError: Error, Sendable, Hashable, CustomStringConv
         case .commandFailed(let command, let status, let output):
             "\(command) exited with status \(status): \(output.trimmingCharacters(in: .whitespacesAndNewlines))"
         case .stopped: "the PostgreSQL test server was stopped"
+        case .alreadyRunning: "the PostgreSQL test server is running (restart it after stopImmediately())"
         }
     }
 }

@@ -102,6 +102,44 @@ struct PostgresTestServerTests {
         #expect(shared.isRunning)
     }
 
+    @Test("stopImmediately() crashes the server; restart() recovers it on the same port with its committed rows")
+    func crashAndRestart() throws {
+        let server = try PostgresTestServer.start()
+        defer { try? server.stop() }
+        let database = try server.createDatabase(prefix: "crash")
+        try database.psql("ALTER SYSTEM SET synchronous_commit = on; SELECT pg_reload_conf();")
+        try database.psql("CREATE TABLE kept (n int); INSERT INTO kept SELECT generate_series(1, 1000);")
+        let pid = try #require(server.postmasterPID)
+        #expect(throws: PostgresTestServerError.alreadyRunning) { try server.restart() }
+
+        try server.stopImmediately()
+        #expect(kill(pid, 0) != 0)
+        #expect(!server.isRunning)
+        #expect(!Self.accepts(port: server.port))
+        // No checkpoint was written: the next start recovers from the write-ahead log.
+        let log = try String(contentsOf: server.logFile, encoding: .utf8)
+        #expect(log.contains("received immediate shutdown request"))
+
+        try server.restart()
+        #expect(server.isRunning)
+        #expect(server.postmasterPID != pid)
+        #expect(try database.psql("SELECT count(*), sum(n) FROM kept", overTCP: true) == "1000|500500\n")
+        #expect(try String(contentsOf: server.logFile, encoding: .utf8).contains("was interrupted"))
+        #expect(try database.psql("SHOW synchronous_commit") == "on\n")
+    }
+
+    @Test("A database can be copied from another one")
+    func databaseFromTemplate() throws {
+        let server = try PostgresTestServer.shared()
+        let original = try server.createDatabase(prefix: "original")
+        try original.psql("CREATE TABLE t (n int); INSERT INTO t VALUES (7);")
+        let copy = try server.createDatabase(prefix: "copy", template: original.name)
+        try original.psql("INSERT INTO t VALUES (8)")
+        #expect(try copy.psql("SELECT string_agg(n::text, ',') FROM t") == "7\n")
+        try copy.drop()
+        try original.drop()
+    }
+
     @Test("The watchdog stops and removes a server whose owner process was killed")
     func watchdogCleansUpAfterAKilledOwner() throws {
         let owner = Process()

@@ -8,30 +8,71 @@ import PostgresNIO
 /// … IS DISTINCT FROM …`, the last row of each natural key winning, as row-by-row upserts would)
 /// and counts what was added, updated and left unchanged, row by row in file order.
 ///
+/// A row that lacks some of the record's columns (a CSV without `year`, a JSON object without
+/// the key) is staged with its mask of assigned columns; before the merge its values are
+/// resolved against the stored record and the earlier rows of its natural key
+/// (``resolvePartialRows()``), so an update changes only the columns the file has, as on
+/// SQLite. Files with every column never take that path.
+///
 /// Rows the database could not store are refused before they are sent (text holding U+0000),
 /// so `--on-error skip` leaves out only them.
 final class PostgresCopyImportSink<R: ImportableRecord>: ImportSink {
     typealias Record = R
     static var stagingTable: String { "catalogue_import" }
 
-    private let runner: PostgresStatementRunner
+    let runner: PostgresStatementRunner
+    let connection: PostgresConnection
     private let copy: CopyStream
-    private let columns: [String]
+    /// The written columns, then the tsvector columns: the record's columns of the staging table.
+    let columns: [String]
     private var line: Int64 = 0
+    /// How many rows lacked some columns (staged with their mask in `assigned`).
+    private var partialRows = 0
 
     /// Creates the staging table (dropped at commit) and starts the COPY, on the import's
     /// connection, inside its transaction.
     init(runner: PostgresStatementRunner, connection: PostgresConnection) throws {
         self.runner = runner
+        self.connection = connection
         let schema = R.schema
         columns = schema.writtenColumns + schema.postgres.vectorColumns
         try runner.execute("""
             CREATE TEMPORARY TABLE \(Self.stagingTable) ON COMMIT DROP AS \
             SELECT \(columns.joined(separator: ", ")) FROM \(schema.table) WITH NO DATA
             """)
-        try runner.execute("ALTER TABLE \(Self.stagingTable) ADD COLUMN line bigint")
-        copy = CopyStream(
-            connection: connection, table: Self.stagingTable, columns: ["line"] + columns, logger: runner.context.logger)
+        // line: the row's position in the file; assigned: for a row that lacks some columns, one
+        // character per stored column, 1 where the file has it (NULL for a whole row).
+        try runner.execute("ALTER TABLE \(Self.stagingTable) ADD COLUMN line bigint, ADD COLUMN assigned text")
+        copy = Self.startCopy(connection: connection, runner: runner, columns: columns)
+    }
+
+    /// Starts a COPY of staged rows (see ``appendRow(to:line:written:vectors:assigned:)``).
+    static func startCopy(connection: PostgresConnection, runner: PostgresStatementRunner, columns: [String]) -> CopyStream {
+        CopyStream(connection: connection, table: stagingTable, columns: ["line"] + columns + ["assigned"], logger: runner.context.logger)
+    }
+
+    /// One staged row in COPY's text format: its line, written values, tsvector words and mask.
+    static func appendRow(
+        to copy: CopyStream, line: Int64, written: [DatabaseValue], vectors: [(column: String, words: [String])], assigned: [Bool]?
+    ) throws {
+        try copy.append { buffer in
+            buffer.writeString(String(line))
+            for value in written {
+                buffer.writeInteger(UInt8(ascii: "\t"))
+                buffer.writeCopyValue(value)
+            }
+            for vector in vectors {
+                buffer.writeInteger(UInt8(ascii: "\t"))
+                buffer.writeCopyText(PostgresFullText.vectorLiteral(vector.words))
+            }
+            buffer.writeInteger(UInt8(ascii: "\t"))
+            if let assigned {
+                for flag in assigned { buffer.writeInteger(flag ? UInt8(ascii: "1") : UInt8(ascii: "0")) }
+            } else {
+                buffer.writeStaticString("\\N")
+            }
+            buffer.writeInteger(UInt8(ascii: "\n"))
+        }
     }
 
     var wantsWrittenValues: Bool { true }
@@ -47,19 +88,8 @@ final class PostgresCopyImportSink<R: ImportableRecord>: ImportSink {
             }
         }
         line += 1
-        let number = line
-        try copy.append { buffer in
-            buffer.writeString(String(number))
-            for value in written {
-                buffer.writeInteger(UInt8(ascii: "\t"))
-                buffer.writeCopyValue(value)
-            }
-            for vector in vectors {
-                buffer.writeInteger(UInt8(ascii: "\t"))
-                buffer.writeCopyText(PostgresFullText.vectorLiteral(vector.words))
-            }
-            buffer.writeInteger(UInt8(ascii: "\n"))
-        }
+        if assigned != nil { partialRows += 1 }
+        try Self.appendRow(to: copy, line: line, written: written, vectors: vectors, assigned: assigned)
         // Counted at the end (settle): every row is "added" until then.
         return .inserted
     }
@@ -73,9 +103,13 @@ final class PostgresCopyImportSink<R: ImportableRecord>: ImportSink {
         copy.abort()
     }
 
-    /// Ends the COPY, merges the staging table and counts the outcomes.
+    /// Ends the COPY, resolves the rows that lack some columns, merges the staging table and
+    /// counts the outcomes.
     func settle(_ counts: ImportCounts) throws -> ImportCounts {
         try copy.finish()
+        if partialRows > 0 {
+            try resolvePartialRows()
+        }
         let sql = Self.mergeSQL(schema: R.schema, columns: columns)
         guard let row = try runner.rows(SQLFragment(sql)).first else { return counts }
         let cells = PostgresRecordRow(row, sql: sql)
@@ -126,41 +160,6 @@ final class PostgresCopyImportSink<R: ImportableRecord>: ImportSink {
             )
             SELECT counted.staged, counted.inserted, counted.updated, (SELECT count(*) FROM merged) FROM counted
             """
-    }
-}
-
-/// How an import writes records with aliases (countries), or of a type the COPY path does not
-/// know, on PostgreSQL: one upsert per row, in a savepoint under `--on-error skip` so a row the
-/// database refuses is left out while the transaction goes on.
-struct PostgresRowImportSink<R: ImportableRecord>: ImportSink {
-    typealias Record = R
-    let session: PostgresSession
-    let skipsRefusedRows: Bool
-
-    var wantsWrittenValues: Bool { false }
-    var needsIndexing: Bool { false }
-
-    func write(_ record: R, values: [DatabaseValue]?, assigned: [Bool]?, position: ImportPosition) throws -> UpsertOutcome {
-        for (index, value) in record.databaseValues.enumerated() {
-            if case .text(let text) = value, text.utf8.contains(0) {
-                throw ImportRowRefused(reason: "\(R.schema.columns[index]): PostgreSQL text cannot hold the NUL character (U+0000)")
-            }
-        }
-        guard skipsRefusedRows else { return try session.upsert(record).outcome }
-        try session.runner.execute("SAVEPOINT catalogue_import_row")
-        do {
-            let outcome = try session.upsert(record).outcome
-            try session.runner.execute("RELEASE SAVEPOINT catalogue_import_row")
-            return outcome
-        } catch {
-            guard let state = PostgresEngineError.sqlState(of: error), state.hasPrefix("22") || state.hasPrefix("23") else { throw error }
-            try session.runner.execute("ROLLBACK TO SAVEPOINT catalogue_import_row")
-            throw ImportRowRefused(reason: "\(error)")
-        }
-    }
-
-    func finish() throws -> Bool {
-        false
     }
 }
 #endif
