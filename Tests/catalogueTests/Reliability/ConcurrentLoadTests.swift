@@ -6,13 +6,7 @@ import Testing
 /// is a whole number of imports, and the final count is exact.
 @Suite("Concurrent load, 30 s (the built binary)", .serialized)
 struct ConcurrentLoadTests {
-    static let importers = 4
-    static let searchers = 8
-    static let seconds = 30.0
-    static let rowsPerImport = 500
-    /// Bounds on every loop, so a regression cannot spin forever.
-    static let maximumImportsPerImporter = 400
-    static let maximumSearchesPerSearcher = 2_000
+    static let load = ConcurrentImportLoad { $0.contains("locked") || $0.contains("busy") }
 
     @Test("4 importers and 8 searchers for 30 s: 0 lock errors, 0 other errors, exact final count", .timeLimit(.minutes(5)))
     func load() throws {
@@ -20,67 +14,18 @@ struct ConcurrentLoadTests {
         defer { runner.cleanUp() }
         let database = runner.databasePath
         try #require(try runner.run(["search", "x"]).status == 0)
-        let deadline = Date().addingTimeInterval(Self.seconds)
-        let importersDone = SharedFlag()
-        let lockErrors = LockedStrings()
-        let otherErrors = LockedStrings()
-        let completed = LockedStrings()
-        let counts = LockedStrings()
-        let imports = IntervalLog()
-        let directory = runner.directory
-        runThreads(Self.importers + Self.searchers) { worker in
-            func fail(_ message: String) {
-                if message.contains("locked") || message.contains("busy") {
-                    lockErrors.append(message)
-                } else {
-                    otherErrors.append(message)
-                }
-            }
-            do {
-                if worker < Self.importers {
-                    defer { importersDone.increment() }
-                    for batch in 0..<Self.maximumImportsPerImporter where Date() < deadline {
-                        let file = directory.appendingPathComponent("load-\(worker)-\(batch).csv").path
-                        try writeProductsCSV(to: file, count: Self.rowsPerImport, prefix: "Load \(worker) \(batch)", type: "load")
-                        try imports.record(worker: worker) {
-                            let result = try ChildProcess(["import", "products", file], database: database).wait()
-                            if result.status == 0 {
-                                completed.append(file)
-                            } else {
-                                fail("importer \(worker) batch \(batch): exit \(result.status): \(result.error)")
-                            }
-                        }
-                        try? FileManager.default.removeItem(atPath: file)
-                    }
-                } else {
-                    for _ in 0..<Self.maximumSearchesPerSearcher where importersDone.value < Self.importers {
-                        let result = try ChildProcess(["search", "Load", "--entity", "products", "--limit", "1"], database: database).wait()
-                        guard result.status == 0, let last = result.output.split(separator: "\n").last else {
-                            fail("searcher \(worker): exit \(result.status): \(result.error)")
-                            continue
-                        }
-                        counts.append(String(last))
-                    }
-                }
-            } catch {
-                otherErrors.append("worker \(worker): \(error)")
-            }
+        let load = Self.load
+        let outcome = load.run(database: database, directory: runner.directory)
+        for (line, count) in zip(outcome.searchLines, outcome.seen) {
+            #expect(count % load.rowsPerImport == 0, "a searcher saw part of an import: \(line)")
         }
-        let imported = completed.values.count
-        let total = imported * Self.rowsPerImport
-        var seen: [Int] = []
-        for line in counts.values {
-            let count = SearchSummaryLine.total(of: line)
-            seen.append(count)
-            #expect(count % Self.rowsPerImport == 0, "a searcher saw part of an import: \(line)")
-        }
-        #expect(lockErrors.values.isEmpty, "\(lockErrors.values.count) lock errors: \(lockErrors.values.prefix(3))")
-        #expect(otherErrors.values.isEmpty, "\(otherErrors.values.count) other errors: \(otherErrors.values.prefix(3))")
-        #expect(try sqliteValue(database, "SELECT count(*) FROM product WHERE type = 'load'") == "\(total)")
+        #expect(outcome.lockErrors.isEmpty, "\(outcome.lockErrors.count) lock errors: \(outcome.lockErrors.prefix(3))")
+        #expect(outcome.otherErrors.isEmpty, "\(outcome.otherErrors.count) other errors: \(outcome.otherErrors.prefix(3))")
+        #expect(try sqliteValue(database, "SELECT count(*) FROM product WHERE type = 'load'") == "\(outcome.total)")
         #expect(try sqliteValue(database, "PRAGMA integrity_check") == "ok")
-        #expect(imports.count == imported + lockErrors.values.count + otherErrors.values.filter { $0.hasPrefix("importer") }.count)
-        #expect(imports.overlappingPairs > 0, "the importers never ran at the same time")
-        #expect(seen.contains { $0 > 0 && $0 < total }, "no search ran while the imports did")
-        print("concurrent load: \(Self.importers) importers, \(Self.searchers) searchers, \(Int(Self.seconds)) s: \(imported) imports of \(Self.rowsPerImport) rows (\(total) rows, exact), \(counts.values.count) searches, \(imports.overlappingPairs) overlapping import pairs, \(lockErrors.values.count) lock errors, \(otherErrors.values.count) other errors")
+        #expect(outcome.imports.count == outcome.importsAccountedFor)
+        #expect(outcome.imports.overlappingPairs > 0, "the importers never ran at the same time")
+        #expect(outcome.seen.contains { $0 > 0 && $0 < outcome.total }, "no search ran while the imports did")
+        print("concurrent load: \(load.importers) importers, \(load.searchers) searchers, \(Int(load.seconds)) s: \(outcome.imported) imports of \(load.rowsPerImport) rows (\(outcome.total) rows, exact), \(outcome.searchLines.count) searches, \(outcome.imports.overlappingPairs) overlapping import pairs, \(outcome.lockErrors.count) lock errors, \(outcome.otherErrors.count) other errors")
     }
 }
