@@ -23,21 +23,23 @@ struct InteractiveTmuxTests {
     }
 
     @Test("tmux-test.sh passes: typing, scopes, detail, browse, jumps, quitting every way, restore, resize, highlight, counts, pinned header, match modes, entities, help, TERM=dumb")
-    func tmuxScript() throws {
-        guard Self.tmux != nil else {
-            Issue.record("""
-                tmux is not installed, so the interactive mode cannot be tested in a terminal: \
-                install it (apt-get install tmux; .ci/run does)
-                """)
-            return
+    func tmuxScript() async throws {
+        try await onOwnThread {
+            guard Self.tmux != nil else {
+                Issue.record("""
+                    tmux is not installed, so the interactive mode cannot be tested in a terminal: \
+                    install it (apt-get install tmux; .ci/run does)
+                    """)
+                return
+            }
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-tmux-\(UUID().uuidString).log")
+            defer { try? FileManager.default.removeItem(at: log) }
+            let status = try Self.run(["/bin/bash", Self.script.path, CommandRunner.executable.path], output: log.path)
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            let summary = text.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(status == 0, "tmux-test.sh failed:\n\(text)")
+            #expect(summary.hasSuffix(" passed, 0 failed"), "\(summary)")
         }
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-tmux-\(UUID().uuidString).log")
-        defer { try? FileManager.default.removeItem(at: log) }
-        let status = try Self.run(["/bin/bash", Self.script.path, CommandRunner.executable.path], output: log.path)
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        let summary = text.split(separator: "\n").last.map(String.init) ?? ""
-        #expect(status == 0, "tmux-test.sh failed:\n\(text)")
-        #expect(summary.hasSuffix(" passed, 0 failed"), "\(summary)")
     }
 
     /// Runs `arguments` with stdin from /dev/null and stdout and stderr to the file `output`;

@@ -24,64 +24,72 @@ struct OtherWritersTests {
     }
 
     @Test("a product the sqlite3 shell inserts, with diacritics, is found by BEGINSWITH[cd]")
-    func shellInsertIsSearchable() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        #expect(try runner.run(["search", "x"]).status == 0)   // creates the catalogue
-        try Self.sqlite(runner.databasePath,
-            "INSERT INTO product (name, type, year, price) VALUES ('Crème brûlée torch', 'Kitchen', 2019, 34.5)")
-        let result = try runner.run(["search", "creme", "--entity", "products", "--format", "csv"])
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Crème brûlée torch,Kitchen,2019,34.5"))
-        // The keys are the library's folding, not SQLite's lower(): "crème" would not be.
-        #expect(try Self.sqlite(runner.databasePath, "SELECT name_key || '|' || type_key FROM product WHERE name = 'Crème brûlée torch'")
-            == "creme brulee torch|kitchen")
-        #expect(try Self.sqlite(runner.databasePath, "SELECT count(*) FROM catalogue_refold") == "0")
-        // Its words are searchable too (the FTS triggers run for any writer).
-        let words = try runner.run(["search", "brulee", "--entity", "products", "--match", "words", "--format", "csv"])
-        #expect(words.standardOutput.contains("Crème brûlée torch"))
+    func shellInsertIsSearchable() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            #expect(try runner.run(["search", "x"]).status == 0)   // creates the catalogue
+            try Self.sqlite(runner.databasePath,
+                "INSERT INTO product (name, type, year, price) VALUES ('Crème brûlée torch', 'Kitchen', 2019, 34.5)")
+            let result = try runner.run(["search", "creme", "--entity", "products", "--format", "csv"])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("Crème brûlée torch,Kitchen,2019,34.5"))
+            // The keys are the library's folding, not SQLite's lower(): "crème" would not be.
+            #expect(try Self.sqlite(runner.databasePath, "SELECT name_key || '|' || type_key FROM product WHERE name = 'Crème brûlée torch'")
+                == "creme brulee torch|kitchen")
+            #expect(try Self.sqlite(runner.databasePath, "SELECT count(*) FROM catalogue_refold") == "0")
+            // Its words are searchable too (the FTS triggers run for any writer).
+            let words = try runner.run(["search", "brulee", "--entity", "products", "--match", "words", "--format", "csv"])
+            #expect(words.standardOutput.contains("Crème brûlée torch"))
+        }
     }
 
     @Test("a country renamed and an alias added in the shell are found by their new names")
-    func shellUpdatesAreSearchable() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        #expect(try runner.run(["search", "x"]).status == 0)
-        try Self.sqlite(runner.databasePath, """
-            UPDATE country SET capital = 'Santafé de Bogotá' WHERE code = 'CO';
-            INSERT INTO country_alias (country_id, alias) SELECT id, 'Nueva Granada' FROM country WHERE code = 'CO';
-            """)
-        let capital = try runner.run(["search", "santafe", "--scope", "capital", "--format", "csv"])
-        #expect(capital.standardOutput.contains("CO,Colombia,Santafé de Bogotá"))
-        let alias = try runner.run(["search", "nueva gran", "--format", "csv"])
-        #expect(alias.standardOutput.contains("CO,Colombia"))
+    func shellUpdatesAreSearchable() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            #expect(try runner.run(["search", "x"]).status == 0)
+            try Self.sqlite(runner.databasePath, """
+                UPDATE country SET capital = 'Santafé de Bogotá' WHERE code = 'CO';
+                INSERT INTO country_alias (country_id, alias) SELECT id, 'Nueva Granada' FROM country WHERE code = 'CO';
+                """)
+            let capital = try runner.run(["search", "santafe", "--scope", "capital", "--format", "csv"])
+            #expect(capital.standardOutput.contains("CO,Colombia,Santafé de Bogotá"))
+            let alias = try runner.run(["search", "nueva gran", "--format", "csv"])
+            #expect(alias.standardOutput.contains("CO,Colombia"))
+        }
     }
 
     @Test("reindex folds keys another tool set wrong, and says how many")
-    func reindex() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        #expect(try runner.run(["search", "x"]).status == 0)
-        try Self.sqlite(runner.databasePath, "UPDATE product SET name_key = 'zzz' WHERE name = 'iPad'")
-        #expect(try runner.run(["search", "ipad", "--entity", "products", "--format", "csv"]).standardOutput.contains("iPad,device") == false)
-        let result = try runner.run(["reindex"])
-        #expect(result.status == 0)
-        #expect(result.standardOutput == "1 keys folded again.\n")
-        #expect(try runner.run(["search", "ipad", "--entity", "products", "--format", "csv"]).standardOutput.contains("iPad,device"))
-        #expect(try runner.run(["reindex"]).standardOutput == "Every key was up to date.\n")
+    func reindex() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            #expect(try runner.run(["search", "x"]).status == 0)
+            try Self.sqlite(runner.databasePath, "UPDATE product SET name_key = 'zzz' WHERE name = 'iPad'")
+            #expect(try runner.run(["search", "ipad", "--entity", "products", "--format", "csv"]).standardOutput.contains("iPad,device") == false)
+            let result = try runner.run(["reindex"])
+            #expect(result.status == 0)
+            #expect(result.standardOutput == "1 keys folded again.\n")
+            #expect(try runner.run(["search", "ipad", "--entity", "products", "--format", "csv"]).standardOutput.contains("iPad,device"))
+            #expect(try runner.run(["reindex"]).standardOutput == "Every key was up to date.\n")
+        }
     }
 
     @Test("the schema after migration 3 passes the shell's integrity and foreign-key checks")
-    func schemaChecks() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        #expect(try runner.run(["search", "x"]).status == 0)
-        #expect(try Self.sqlite(runner.databasePath, "PRAGMA integrity_check") == "ok")
-        #expect(try Self.sqlite(runner.databasePath, "PRAGMA foreign_key_check") == "")
-        #expect(try Self.sqlite(runner.databasePath, "SELECT count(*) FROM country_alias") != "0")
-        // Deleting a country still deletes its aliases (the rebuilt foreign key).
-        try Self.sqlite(runner.databasePath, "PRAGMA foreign_keys = ON; DELETE FROM country WHERE code = 'CI'")
-        #expect(try Self.sqlite(runner.databasePath,
-            "SELECT count(*) FROM country_alias WHERE country_id NOT IN (SELECT id FROM country)") == "0")
+    func schemaChecks() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            #expect(try runner.run(["search", "x"]).status == 0)
+            #expect(try Self.sqlite(runner.databasePath, "PRAGMA integrity_check") == "ok")
+            #expect(try Self.sqlite(runner.databasePath, "PRAGMA foreign_key_check") == "")
+            #expect(try Self.sqlite(runner.databasePath, "SELECT count(*) FROM country_alias") != "0")
+            // Deleting a country still deletes its aliases (the rebuilt foreign key).
+            try Self.sqlite(runner.databasePath, "PRAGMA foreign_keys = ON; DELETE FROM country WHERE code = 'CI'")
+            #expect(try Self.sqlite(runner.databasePath,
+                "SELECT count(*) FROM country_alias WHERE country_id NOT IN (SELECT id FROM country)") == "0")
+        }
     }
 }

@@ -26,90 +26,98 @@ struct PostgresCommandTests {
         (["search", "--entity", "products", "--match", "contains", "brûlée"], ["Crème brûlée torch set"]),
         (["search", "--match", "words", "united ki"], ["United Kingdom"]),
     ])
-    func searches(arguments: [String], expected: [String]) throws {
-        let (runner, url) = try Self.prepared()
-        defer { runner.cleanUp() }
-        let result = try runner.run(arguments + ["--format", "json", "--db", url])
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(try result.jsonNames() == expected)
-        #expect(result.standardError.isEmpty)
+    func searches(arguments: [String], expected: [String]) async throws {
+        try await onOwnThread {
+            let (runner, url) = try Self.prepared()
+            defer { runner.cleanUp() }
+            let result = try runner.run(arguments + ["--format", "json", "--db", url])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(try result.jsonNames() == expected)
+            #expect(result.standardError.isEmpty)
+        }
     }
 
     @Test("CATALOGUE_DB may be the URL; the table output is SQLite's", .requiresPostgres)
-    func environment() throws {
-        let (runner, url) = try Self.prepared()
-        defer { runner.cleanUp() }
-        let result = try runner.run(["search", "bog", "--scope", "capital"], environment: ["CATALOGUE_DB": url])
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.contains("Bogotá"))
-        #expect(result.standardOutput.hasSuffix("1 item found\n"))
-        // The same command on a SQLite file prints the same text.
-        let sqlite = try runner.run(["search", "bog", "--scope", "capital"])
-        #expect(sqlite.standardOutput == result.standardOutput)
+    func environment() async throws {
+        try await onOwnThread {
+            let (runner, url) = try Self.prepared()
+            defer { runner.cleanUp() }
+            let result = try runner.run(["search", "bog", "--scope", "capital"], environment: ["CATALOGUE_DB": url])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("Bogotá"))
+            #expect(result.standardOutput.hasSuffix("1 item found\n"))
+            // The same command on a SQLite file prints the same text.
+            let sqlite = try runner.run(["search", "bog", "--scope", "capital"])
+            #expect(sqlite.standardOutput == result.standardOutput)
+        }
     }
 
     @Test("index and browse: the same sections as on SQLite", .requiresPostgres)
-    func sections() throws {
-        let (runner, url) = try Self.prepared()
-        defer { runner.cleanUp() }
-        for arguments in [["index"], ["index", "--entity", "products", "--format", "json"], ["browse", "--section", "Y"]] {
-            let postgres = try runner.run(arguments + ["--db", url])
-            let sqlite = try runner.run(arguments)
-            #expect(postgres.status == 0, "\(arguments): \(postgres.standardError)")
-            #expect(!postgres.standardOutput.isEmpty)
-            #expect(postgres.standardOutput == sqlite.standardOutput, "\(arguments)")
+    func sections() async throws {
+        try await onOwnThread {
+            let (runner, url) = try Self.prepared()
+            defer { runner.cleanUp() }
+            for arguments in [["index"], ["index", "--entity", "products", "--format", "json"], ["browse", "--section", "Y"]] {
+                let postgres = try runner.run(arguments + ["--db", url])
+                let sqlite = try runner.run(arguments)
+                #expect(postgres.status == 0, "\(arguments): \(postgres.standardError)")
+                #expect(!postgres.standardOutput.isEmpty)
+                #expect(postgres.standardOutput == sqlite.standardOutput, "\(arguments)")
+            }
         }
     }
 
     @Test("import (all or nothing, FILE:LINE errors, skip), export and show on PostgreSQL", .requiresPostgres)
-    func importExportShow() throws {
-        let (runner, url) = try Self.prepared()
-        defer { runner.cleanUp() }
-        let file = runner.directory.appendingPathComponent("products.csv")
-        try Data("name,type,year,price\nBrass kettle,kitchen,2021,30\n\"Crème brûlée\ntorch\",kitchen,2019,34.5\niPod nano,device,20x7,149\n".utf8)
-            .write(to: file)
-        let before = try runner.run(["export", "products", "--format", "ndjson", "--db", url])
-        #expect(before.status == 0, "\(before.standardError)")
+    func importExportShow() async throws {
+        try await onOwnThread {
+            let (runner, url) = try Self.prepared()
+            defer { runner.cleanUp() }
+            let file = runner.directory.appendingPathComponent("products.csv")
+            try Data("name,type,year,price\nBrass kettle,kitchen,2021,30\n\"Crème brûlée\ntorch\",kitchen,2019,34.5\niPod nano,device,20x7,149\n".utf8)
+                .write(to: file)
+            let before = try runner.run(["export", "products", "--format", "ndjson", "--db", url])
+            #expect(before.status == 0, "\(before.standardError)")
 
-        let aborted = try runner.run(["import", "products", file.path, "--db", url])
-        #expect(aborted.status == 1)
-        #expect(aborted.standardError == "catalogue: error: \(file.path):5: year: not a whole number: \"20x7\"\n")
-        #expect(try runner.run(["export", "products", "--format", "ndjson", "--db", url]).standardOutput == before.standardOutput)
+            let aborted = try runner.run(["import", "products", file.path, "--db", url])
+            #expect(aborted.status == 1)
+            #expect(aborted.standardError == "catalogue: error: \(file.path):5: year: not a whole number: \"20x7\"\n")
+            #expect(try runner.run(["export", "products", "--format", "ndjson", "--db", url]).standardOutput == before.standardOutput)
 
-        let skipped = try runner.run(["import", "products", file.path, "--on-error", "skip", "--db", url])
-        #expect(skipped.status == 0, "\(skipped.standardError)")
-        #expect(skipped.standardError.hasPrefix("\(file.path):5: year: not a whole number: \"20x7\"\n"))
-        #expect(skipped.standardOutput.hasPrefix("Imported 2 products (2 added, 0 updated, 1 skipped)"))
+            let skipped = try runner.run(["import", "products", file.path, "--on-error", "skip", "--db", url])
+            #expect(skipped.status == 0, "\(skipped.standardError)")
+            #expect(skipped.standardError.hasPrefix("\(file.path):5: year: not a whole number: \"20x7\"\n"))
+            #expect(skipped.standardOutput.hasPrefix("Imported 2 products (2 added, 0 updated, 1 skipped)"))
 
-        let found = try runner.run(["search", "creme bru", "--entity", "products", "--format", "json", "--db", url])
-        // Folded, "\n" sorts before " ": the new row comes before the seed's.
-        #expect(try found.jsonNames() == ["Crème brûlée\ntorch", "Crème brûlée torch set"])
-        let exported = try runner.run(["export", "products", "--format", "ndjson", "--db", url])
-        let last = try #require(exported.standardOutput.split(separator: "\n").last)
-        #expect(last.contains("\"name\":\"Crème brûlée\\ntorch\",\"type\":\"kitchen\",\"year\":2019,\"price\":34.5"))
+            let found = try runner.run(["search", "creme bru", "--entity", "products", "--format", "json", "--db", url])
+            // Folded, "\n" sorts before " ": the new row comes before the seed's.
+            #expect(try found.jsonNames() == ["Crème brûlée\ntorch", "Crème brûlée torch set"])
+            let exported = try runner.run(["export", "products", "--format", "ndjson", "--db", url])
+            let last = try #require(exported.standardOutput.split(separator: "\n").last)
+            #expect(last.contains("\"name\":\"Crème brûlée\\ntorch\",\"type\":\"kitchen\",\"year\":2019,\"price\":34.5"))
 
-        let id = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])["id"] as? Int
-        let show = try runner.run(["show", "\(try #require(id))", "--db", url])
-        #expect(show.status == 0, "\(show.standardError)")
-        // The name's line break is shown escaped on a terminal page (issue 13).
-        #expect(show.standardOutput.hasPrefix("Crème brûlée\\ntorch\n"), "\(show.standardOutput)")
-        let country = try runner.run(["show", "ci", "--db", url])
-        #expect(country.standardOutput.contains("Yamoussoukro"))
-        #expect(country.standardOutput == (try runner.run(["show", "ci"])).standardOutput)
+            let id = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])["id"] as? Int
+            let show = try runner.run(["show", "\(try #require(id))", "--db", url])
+            #expect(show.status == 0, "\(show.standardError)")
+            // The name's line break is shown escaped on a terminal page (issue 13).
+            #expect(show.standardOutput.hasPrefix("Crème brûlée\\ntorch\n"), "\(show.standardOutput)")
+            let country = try runner.run(["show", "ci", "--db", url])
+            #expect(country.standardOutput.contains("Yamoussoukro"))
+            #expect(country.standardOutput == (try runner.run(["show", "ci"])).standardOutput)
 
-        // An export imported into another PostgreSQL database gives the same rows.
-        let (other, otherURL) = try Self.prepared()
-        defer { other.cleanUp() }
-        let exportFile = runner.directory.appendingPathComponent("export.ndjson")
-        try Data(exported.standardOutput.utf8).write(to: exportFile)
-        #expect(try other.run(["import", "products", exportFile.path, "--db", otherURL]).status == 0)
-        let names = { (output: String) in
-            output.split(separator: "\n").map { line in
-                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["name"] as? String ?? ""
-            }.sorted()
+            // An export imported into another PostgreSQL database gives the same rows.
+            let (other, otherURL) = try Self.prepared()
+            defer { other.cleanUp() }
+            let exportFile = runner.directory.appendingPathComponent("export.ndjson")
+            try Data(exported.standardOutput.utf8).write(to: exportFile)
+            #expect(try other.run(["import", "products", exportFile.path, "--db", otherURL]).status == 0)
+            let names = { (output: String) in
+                output.split(separator: "\n").map { line in
+                    (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["name"] as? String ?? ""
+                }.sorted()
+            }
+            let reexported = try other.run(["export", "products", "--format", "ndjson", "--db", otherURL]).standardOutput
+            #expect(names(reexported) == names(exported.standardOutput))
         }
-        let reexported = try other.run(["export", "products", "--format", "ndjson", "--db", otherURL]).standardOutput
-        #expect(names(reexported) == names(exported.standardOutput))
     }
 
     /// Drives `catalogue interactive --db URL` in tmux: search, scope switch, quit.
@@ -139,59 +147,65 @@ struct PostgresCommandTests {
         """#
 
     @Test("interactive on PostgreSQL in tmux: search as you type, the capital scope, quit", .requiresPostgres)
-    func interactive() throws {
-        guard InteractiveTmuxTests.tmux != nil else {
-            Issue.record("tmux is not installed (apt-get install tmux; .ci/run does)")
-            return
+    func interactive() async throws {
+        try await onOwnThread {
+            guard InteractiveTmuxTests.tmux != nil else {
+                Issue.record("tmux is not installed (apt-get install tmux; .ci/run does)")
+                return
+            }
+            let (runner, url) = try Self.prepared()
+            defer { runner.cleanUp() }
+            let log = runner.directory.appendingPathComponent("tmux.log")
+            let status = try InteractiveTmuxTests.run(
+                ["/bin/bash", "-c", Self.interactiveScript, "bash", CommandRunner.executable.path, url], output: log.path)
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            #expect(status == 0, "\(text)")
+            #expect(text.hasSuffix("interactive on PostgreSQL: ok\n"), "\(text)")
         }
-        let (runner, url) = try Self.prepared()
-        defer { runner.cleanUp() }
-        let log = runner.directory.appendingPathComponent("tmux.log")
-        let status = try InteractiveTmuxTests.run(
-            ["/bin/bash", "-c", Self.interactiveScript, "bash", CommandRunner.executable.path, url], output: log.path)
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        #expect(status == 0, "\(text)")
-        #expect(text.hasSuffix("interactive on PostgreSQL: ok\n"), "\(text)")
     }
 
     @Test("A server that is down, a wrong password, an unknown database: one line naming the server, exit 1", .requiresPostgres)
-    func connectionFailures() throws {
-        let server = try PostgresTestServer.shared()
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        // Nothing listens on port 1 (binding it takes root, and no service of this machine does).
-        let closedPort = 1
-        let down = try runner.run(["search", "bog", "--db", "postgres://app@127.0.0.1:\(closedPort)/catalogue"])
-        #expect(down.status == 1)
-        #expect(down.standardOutput.isEmpty)
-        #expect(down.standardError
-            == "catalogue: error: cannot connect to postgres://app@127.0.0.1:\(closedPort)/catalogue: connection refused (is the server running?)\n")
+    func connectionFailures() async throws {
+        try await onOwnThread {
+            let server = try PostgresTestServer.shared()
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            // Nothing listens on port 1 (binding it takes root, and no service of this machine does).
+            let closedPort = 1
+            let down = try runner.run(["search", "bog", "--db", "postgres://app@127.0.0.1:\(closedPort)/catalogue"])
+            #expect(down.status == 1)
+            #expect(down.standardOutput.isEmpty)
+            #expect(down.standardError
+                == "catalogue: error: cannot connect to postgres://app@127.0.0.1:\(closedPort)/catalogue: connection refused (is the server running?)\n")
 
-        let role = "cli_reader_\(UInt32.random(in: 0...UInt32.max))"
-        try server.createRole(role, password: "right")
-        let database = try server.createDatabase(prefix: "cli")
-        let wrong = try runner.run(["search", "bog", "--db", server.url(database: database.name, user: role, password: "wrong")])
-        #expect(wrong.status == 1)
-        #expect(wrong.standardError == "catalogue: error: cannot connect to postgres://\(role)@127.0.0.1:\(server.port)/\(database.name): "
-            + "password authentication failed for user \"\(role)\"\n")
-        #expect(!wrong.standardError.contains("wrong"))
+            let role = "cli_reader_\(UInt32.random(in: 0...UInt32.max))"
+            try server.createRole(role, password: "right")
+            let database = try server.createDatabase(prefix: "cli")
+            let wrong = try runner.run(["search", "bog", "--db", server.url(database: database.name, user: role, password: "wrong")])
+            #expect(wrong.status == 1)
+            #expect(wrong.standardError == "catalogue: error: cannot connect to postgres://\(role)@127.0.0.1:\(server.port)/\(database.name): "
+                + "password authentication failed for user \"\(role)\"\n")
+            #expect(!wrong.standardError.contains("wrong"))
 
-        let unknown = try runner.run(["search", "bog", "--db", server.url(database: "no_such_database")])
-        #expect(unknown.status == 1)
-        #expect(unknown.standardError == "catalogue: error: cannot connect to postgres://postgres@127.0.0.1:\(server.port)/no_such_database: "
-            + "database \"no_such_database\" does not exist\n")
+            let unknown = try runner.run(["search", "bog", "--db", server.url(database: "no_such_database")])
+            #expect(unknown.status == 1)
+            #expect(unknown.standardError == "catalogue: error: cannot connect to postgres://postgres@127.0.0.1:\(server.port)/no_such_database: "
+                + "database \"no_such_database\" does not exist\n")
+        }
     }
     #else
     @Test("Without the PostgreSQL trait, a postgres:// location says how to build with it, in one line, exit 1")
-    func notBuilt() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        for arguments in [["search", "bog", "--db", "postgres://app@127.0.0.1:5432/catalogue"], ["index"]] {
-            let result = try runner.run(arguments, environment: ["CATALOGUE_DB": "postgresql://app@127.0.0.1/catalogue"])
-            #expect(result.status == 1)
-            #expect(result.standardOutput.isEmpty)
-            #expect(result.standardError == "catalogue: error: this catalogue was built without PostgreSQL support; "
-                + "build it with: swift build --traits PostgreSQL\n")
+    func notBuilt() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            for arguments in [["search", "bog", "--db", "postgres://app@127.0.0.1:5432/catalogue"], ["index"]] {
+                let result = try runner.run(arguments, environment: ["CATALOGUE_DB": "postgresql://app@127.0.0.1/catalogue"])
+                #expect(result.status == 1)
+                #expect(result.standardOutput.isEmpty)
+                #expect(result.standardError == "catalogue: error: this catalogue was built without PostgreSQL support; "
+                    + "build it with: swift build --traits PostgreSQL\n")
+            }
         }
     }
     #endif

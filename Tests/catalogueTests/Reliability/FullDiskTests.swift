@@ -20,37 +20,39 @@ struct FullDiskTests {
     }
 
     @Test("Import onto a full disk: one error line, non-zero exit, database unchanged")
-    func importOntoFullDisk() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        let csv = runner.directory.appendingPathComponent("big.csv").path
-        try writeProductsCSV(to: csv, count: 80_000, prefix: "Disk filler", type: "filler")
+    func importOntoFullDisk() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let csv = runner.directory.appendingPathComponent("big.csv").path
+            try writeProductsCSV(to: csv, count: 80_000, prefix: "Disk filler", type: "filler")
 
-        // A small filesystem: a 4 MB tmpfs as root; otherwise a file-size limit (ulimit -f) on
-        // the importing process, with SIGXFSZ ignored so the write fails instead of killing it.
-        let mount = runner.directory.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
-        let mounted = try getuid() == 0 && Self.bash("mount -t tmpfs -o size=4m tmpfs '\(mount.path)'").status == 0
-        defer { if mounted { _ = try? Self.bash("umount '\(mount.path)'") } }
-        let database = mount.appendingPathComponent("catalogue.sqlite").path
-        try #require(try runner.run(["search", "x", "--db", database]).status == 0)
-        _ = try sqliteValue(database, "PRAGMA wal_checkpoint(TRUNCATE)")
-        let checksum = try sqliteValue(database, "SELECT count(*), total(length(name)), total(price) FROM product")
-        // Every row of every table, not only totals that a changed row could leave equal.
-        let rows = try catalogueChecksum(database)
+            // A small filesystem: a 4 MB tmpfs as root; otherwise a file-size limit (ulimit -f) on
+            // the importing process, with SIGXFSZ ignored so the write fails instead of killing it.
+            let mount = runner.directory.appendingPathComponent("small")
+            try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
+            let mounted = try getuid() == 0 && Self.bash("mount -t tmpfs -o size=4m tmpfs '\(mount.path)'").status == 0
+            defer { if mounted { _ = try? Self.bash("umount '\(mount.path)'") } }
+            let database = mount.appendingPathComponent("catalogue.sqlite").path
+            try #require(try runner.run(["search", "x", "--db", database]).status == 0)
+            _ = try sqliteValue(database, "PRAGMA wal_checkpoint(TRUNCATE)")
+            let checksum = try sqliteValue(database, "SELECT count(*), total(length(name)), total(price) FROM product")
+            // Every row of every table, not only totals that a changed row could leave equal.
+            let rows = try catalogueChecksum(database)
 
-        let limit = mounted ? "" : "ulimit -f 4096; trap '' XFSZ; "
-        let result = try Self.bash(
-            "\(limit)exec '\(CommandRunner.executable.path)' import products '\(csv)' --db '\(database)'",
-            environment: ["HOME": runner.directory.path])
-        #expect(result.status == 1, "\(result.error)")
-        let lines = result.error.split(separator: "\n")
-        #expect(lines.count == 1, "\(result.error)")
-        #expect(lines.first?.hasPrefix("catalogue: error: ") == true, "\(result.error)")
-        #expect(result.error.contains("full") || result.error.contains("I/O"), "\(result.error)")
-        #expect(try sqliteValue(database, "PRAGMA integrity_check") == "ok")
-        #expect(try sqliteValue(database, "SELECT count(*), total(length(name)), total(price) FROM product") == checksum)
-        #expect(try catalogueChecksum(database) == rows)
-        print("full disk: \(mounted ? "4 MB tmpfs" : "ulimit -f 4096"): \(lines.first ?? "")")
+            let limit = mounted ? "" : "ulimit -f 4096; trap '' XFSZ; "
+            let result = try Self.bash(
+                "\(limit)exec '\(CommandRunner.executable.path)' import products '\(csv)' --db '\(database)'",
+                environment: ["HOME": runner.directory.path])
+            #expect(result.status == 1, "\(result.error)")
+            let lines = result.error.split(separator: "\n")
+            #expect(lines.count == 1, "\(result.error)")
+            #expect(lines.first?.hasPrefix("catalogue: error: ") == true, "\(result.error)")
+            #expect(result.error.contains("full") || result.error.contains("I/O"), "\(result.error)")
+            #expect(try sqliteValue(database, "PRAGMA integrity_check") == "ok")
+            #expect(try sqliteValue(database, "SELECT count(*), total(length(name)), total(price) FROM product") == checksum)
+            #expect(try catalogueChecksum(database) == rows)
+            print("full disk: \(mounted ? "4 MB tmpfs" : "ulimit -f 4096"): \(lines.first ?? "")")
+        }
     }
 }

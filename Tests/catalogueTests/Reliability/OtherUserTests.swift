@@ -50,45 +50,47 @@ struct OtherUserTests {
 
     @Test("A search by another user in a sticky shared directory: no file of the reader's, the owner still imports",
           arguments: ["after an import (no -wal file)", "after a search (-wal and -shm left)"])
-    func readerLeavesNothing(history: String) throws {
-        guard getuid() == 0 else {
-            Issue.record("needs root to run commands as other users (setpriv); not run")
-            return
-        }
-        try #require(Self.binaryReachable(), "the test binary must be reachable by nobody")
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        let shared = runner.directory.appendingPathComponent("shared").path
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        try FileManager.default.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: shared)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: runner.directory.path)
-        let database = shared + "/c.sqlite"
-        let csv = shared + "/p.csv"
-        try "name,type\nOwned,thing\n".write(toFile: csv, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: csv)
+    func readerLeavesNothing(history: String) async throws {
+        try await onOwnThread {
+            guard getuid() == 0 else {
+                Issue.record("needs root to run commands as other users (setpriv); not run")
+                return
+            }
+            try #require(Self.binaryReachable(), "the test binary must be reachable by nobody")
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let shared = runner.directory.appendingPathComponent("shared").path
+            try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+            try FileManager.default.setAttributes([.posixPermissions: 0o1777], ofItemAtPath: shared)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: runner.directory.path)
+            let database = shared + "/c.sqlite"
+            let csv = shared + "/p.csv"
+            try "name,type\nOwned,thing\n".write(toFile: csv, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: csv)
 
-        let created = try Self.run(as: Self.owner, ["import", "products", csv, "--db", database])
-        try #require(created.status == 0, "\(created.error)")
-        if history.contains("search") {
-            #expect(try Self.run(as: Self.owner, ["search", "co", "--db", database]).status == 0)
+            let created = try Self.run(as: Self.owner, ["import", "products", csv, "--db", database])
+            try #require(created.status == 0, "\(created.error)")
+            if history.contains("search") {
+                #expect(try Self.run(as: Self.owner, ["search", "co", "--db", database]).status == 0)
+            }
+            let read = try Self.run(as: Self.reader, ["search", "bog", "--scope", "capital", "--format", "json", "--db", database])
+            #expect(read.status == 0, "\(read.error)")
+            #expect(read.output.contains("Colombia"), "\(read.output)")
+            let owners = try Self.owners(in: shared)
+            #expect(!owners.values.contains(65534), "the reader left files: \(owners)")
+            let again = try Self.run(as: Self.owner, ["import", "products", csv, "--db", database])
+            #expect(again.status == 0, "\(again.error)")
+            let second = shared + "/q.csv"
+            try "name,type\nOwned twice,thing\n".write(toFile: second, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: second)
+            let write = try Self.run(as: Self.owner, ["import", "products", second, "--db", database])
+            #expect(write.status == 0, "\(write.error)")
+            #expect(write.output.hasPrefix("Imported 1 product (1 added"), "\(write.output)")
+            // The reader cannot write: it is told so in one line, and nothing changes.
+            let refused = try Self.run(as: Self.reader, ["import", "products", csv, "--db", database])
+            #expect(refused.status == 1)
+            #expect(refused.error == "catalogue: error: cannot write \(database): this user cannot write the file; it is unchanged\n")
+            #expect(!(try Self.owners(in: shared)).values.contains(65534))
         }
-        let read = try Self.run(as: Self.reader, ["search", "bog", "--scope", "capital", "--format", "json", "--db", database])
-        #expect(read.status == 0, "\(read.error)")
-        #expect(read.output.contains("Colombia"), "\(read.output)")
-        let owners = try Self.owners(in: shared)
-        #expect(!owners.values.contains(65534), "the reader left files: \(owners)")
-        let again = try Self.run(as: Self.owner, ["import", "products", csv, "--db", database])
-        #expect(again.status == 0, "\(again.error)")
-        let second = shared + "/q.csv"
-        try "name,type\nOwned twice,thing\n".write(toFile: second, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: second)
-        let write = try Self.run(as: Self.owner, ["import", "products", second, "--db", database])
-        #expect(write.status == 0, "\(write.error)")
-        #expect(write.output.hasPrefix("Imported 1 product (1 added"), "\(write.output)")
-        // The reader cannot write: it is told so in one line, and nothing changes.
-        let refused = try Self.run(as: Self.reader, ["import", "products", csv, "--db", database])
-        #expect(refused.status == 1)
-        #expect(refused.error == "catalogue: error: cannot write \(database): this user cannot write the file; it is unchanged\n")
-        #expect(!(try Self.owners(in: shared)).values.contains(65534))
     }
 }

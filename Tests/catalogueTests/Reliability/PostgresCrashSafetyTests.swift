@@ -34,19 +34,23 @@ struct PostgresCrashSafetyTests {
     }
 
     @Test("SIGKILL of the importing client: all or nothing, nothing lost", .timeLimit(.minutes(30)))
-    func clientKilled() throws {
-        try run(.client, on: PostgresTestServer.shared())
+    func clientKilled() async throws {
+        try await onOwnThread {
+            try run(.client, on: PostgresTestServer.shared())
+        }
     }
 
     @Test("The server stopped immediately during an import, then restarted: all or nothing, nothing lost", .timeLimit(.minutes(30)))
-    func serverKilled() throws {
-        // A server of its own: stopping the shared one would break the tests running beside.
-        let server = try PostgresTestServer.start()
-        defer { try? server.stop() }
-        // An acknowledged commit must survive the crash (the test server's default,
-        // synchronous_commit = off, may lose the last ones).
-        try server.psql("ALTER SYSTEM SET synchronous_commit = on; SELECT pg_reload_conf();")
-        try run(.server, on: server)
+    func serverKilled() async throws {
+        try await onOwnThread {
+            // A server of its own: stopping the shared one would break the tests running beside.
+            let server = try PostgresTestServer.start()
+            defer { try? server.stop() }
+            // An acknowledged commit must survive the crash (the test server's default,
+            // synchronous_commit = off, may lose the last ones).
+            try server.psql("ALTER SYSTEM SET synchronous_commit = on; SELECT pg_reload_conf();")
+            try run(.server, on: server)
+        }
     }
 
     private func run(_ kill: Kill, on server: PostgresTestServer) throws {

@@ -15,67 +15,73 @@ struct WriterWaitTests {
     }
 
     @Test("An import waits for another writer past the old 5-second limit, then lands")
-    func secondWriterWaits() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        let file = try Self.prepare(runner)
-        let holder = try WriteLockHolder(runner.databasePath)
-        let importer = try ChildProcess(["import", "products", file], database: runner.databasePath)
-        // Longer than SQLite's busy timeout of 5 s, after which the import used to give up.
-        Thread.sleep(forTimeInterval: 6.5)
-        #expect(importer.process.isRunning, "the import did not wait for the writer")
-        // Readers never wait for the writer.
-        let reader = try runner.run(["search", "bog", "--scope", "capital", "--format", "json"])
-        #expect(reader.status == 0, "\(reader.standardError)")
-        #expect(try reader.jsonNames() == ["Colombia"])
-        try holder.commit()
-        let result = importer.wait()
-        #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.hasPrefix("Imported 1 product (1 added"), "\(result.output)")
-        #expect(!result.error.contains("waiting"), "the waiting line is for terminals only: \(result.error)")
-        #expect(try sqliteValue(runner.databasePath, "SELECT count(*) FROM product WHERE type = 'waiting'") == "1")
-        #expect(try sqliteValue(runner.databasePath, "SELECT value FROM catalogue_info WHERE key = 'lock holder'") == "x")
+    func secondWriterWaits() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let file = try Self.prepare(runner)
+            let holder = try WriteLockHolder(runner.databasePath)
+            let importer = try ChildProcess(["import", "products", file], database: runner.databasePath)
+            // Longer than SQLite's busy timeout of 5 s, after which the import used to give up.
+            Thread.sleep(forTimeInterval: 6.5)
+            #expect(importer.process.isRunning, "the import did not wait for the writer")
+            // Readers never wait for the writer.
+            let reader = try runner.run(["search", "bog", "--scope", "capital", "--format", "json"])
+            #expect(reader.status == 0, "\(reader.standardError)")
+            #expect(try reader.jsonNames() == ["Colombia"])
+            try holder.commit()
+            let result = importer.wait()
+            #expect(result.status == 0, "\(result.error)")
+            #expect(result.output.hasPrefix("Imported 1 product (1 added"), "\(result.output)")
+            #expect(!result.error.contains("waiting"), "the waiting line is for terminals only: \(result.error)")
+            #expect(try sqliteValue(runner.databasePath, "SELECT count(*) FROM product WHERE type = 'waiting'") == "1")
+            #expect(try sqliteValue(runner.databasePath, "SELECT value FROM catalogue_info WHERE key = 'lock holder'") == "x")
+        }
     }
 
     @Test("--wait-timeout gives up after that many seconds with one line, and writes nothing")
-    func waitTimeout() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        let file = try Self.prepare(runner)
-        let holder = try WriteLockHolder(runner.databasePath)
-        let result = try runner.run(["import", "products", file, "--wait-timeout", "1"])
-        try holder.commit()
-        #expect(result.status == 1)
-        #expect(result.standardError ==
-            "catalogue: error: \(runner.databasePath) is locked by another process writing to it; gave up waiting after 1 s (--wait-timeout sets how long to wait)\n")
-        #expect(result.standardOutput.isEmpty)
-        #expect(try sqliteValue(runner.databasePath, "SELECT count(*) FROM product WHERE type = 'waiting'") == "0")
-        let bad = try runner.run(["import", "products", file, "--wait-timeout=-1"])
-        #expect(bad.status == 2)
-        #expect(bad.standardError.hasPrefix("catalogue: error: --wait-timeout must be a number of seconds"), "\(bad.standardError)")
+    func waitTimeout() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let file = try Self.prepare(runner)
+            let holder = try WriteLockHolder(runner.databasePath)
+            let result = try runner.run(["import", "products", file, "--wait-timeout", "1"])
+            try holder.commit()
+            #expect(result.status == 1)
+            #expect(result.standardError ==
+                "catalogue: error: \(runner.databasePath) is locked by another process writing to it; gave up waiting after 1 s (--wait-timeout sets how long to wait)\n")
+            #expect(result.standardOutput.isEmpty)
+            #expect(try sqliteValue(runner.databasePath, "SELECT count(*) FROM product WHERE type = 'waiting'") == "0")
+            let bad = try runner.run(["import", "products", file, "--wait-timeout=-1"])
+            #expect(bad.status == 2)
+            #expect(bad.standardError.hasPrefix("catalogue: error: --wait-timeout must be a number of seconds"), "\(bad.standardError)")
+        }
     }
 
     @Test("On a terminal, a waiting import says so: \"waiting for another import to finish…\"")
-    func waitingLineOnTerminal() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        let file = try Self.prepare(runner)
-        let holder = try WriteLockHolder(runner.databasePath)
-        // `script` gives the import a pseudo-terminal for its stdout and stderr.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        let command = "'\(CommandRunner.executable.path)' import products '\(file)' --db '\(runner.databasePath)'"
-        process.arguments = ["-qfec", command, "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        Thread.sleep(forTimeInterval: 1.5)
-        try holder.commit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text.contains("waiting for another import to finish…"), "\(text)")
-        #expect(text.contains("Imported 1 product"), "\(text)")
+    func waitingLineOnTerminal() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let file = try Self.prepare(runner)
+            let holder = try WriteLockHolder(runner.databasePath)
+            // `script` gives the import a pseudo-terminal for its stdout and stderr.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            let command = "'\(CommandRunner.executable.path)' import products '\(file)' --db '\(runner.databasePath)'"
+            process.arguments = ["-qfec", command, "/dev/null"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: 1.5)
+            try holder.commit()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(text)")
+            #expect(text.contains("waiting for another import to finish…"), "\(text)")
+            #expect(text.contains("Imported 1 product"), "\(text)")
+        }
     }
 }

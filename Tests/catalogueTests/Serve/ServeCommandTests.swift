@@ -5,114 +5,124 @@ import Testing
 @Suite("catalogue serve", .serialized)
 struct ServeCommandTests {
     @Test("--help explains the server and shows examples")
-    func help() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        let result = try runner.run(["serve", "--help"])
-        #expect(result.status == 0)
-        for text in ["--host", "--port", "--token-file", "--cors-origin", "read-only", "Examples:", "catalogue serve --token-file",
-                     "curl 'http://127.0.0.1:8080/api/countries?q=bog&scope=capital'"] {
-            #expect(result.standardOutput.contains(text), "\(text)")
+    func help() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let result = try runner.run(["serve", "--help"])
+            #expect(result.status == 0)
+            for text in ["--host", "--port", "--token-file", "--cors-origin", "read-only", "Examples:", "catalogue serve --token-file",
+                         "curl 'http://127.0.0.1:8080/api/countries?q=bog&scope=capital'"] {
+                #expect(result.standardOutput.contains(text), "\(text)")
+            }
+            #expect(try runner.run(["--help"]).standardOutput.contains("serve"))
         }
-        #expect(try runner.run(["--help"]).standardOutput.contains("serve"))
     }
 
     @Test("Bad options are usage errors; a token file that cannot serve is an error naming it")
-    func badOptions() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        for arguments in [["--port", "70000"], ["--cors-origin", "app.example.org"], ["--cors-origin", "https://a.example/path"], ["--host", ""]] {
-            let result = try runner.run(["serve"] + arguments)
-            #expect(result.status == 2, "\(arguments)")
-            #expect(result.standardError.hasPrefix("catalogue: error: "), "\(arguments)")
+    func badOptions() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            for arguments in [["--port", "70000"], ["--cors-origin", "app.example.org"], ["--cors-origin", "https://a.example/path"], ["--host", ""]] {
+                let result = try runner.run(["serve"] + arguments)
+                #expect(result.status == 2, "\(arguments)")
+                #expect(result.standardError.hasPrefix("catalogue: error: "), "\(arguments)")
+            }
+            let missing = runner.directory.appendingPathComponent("no-token").path
+            let result = try runner.run(["serve", "--port", "0", "--token-file", missing])
+            #expect(result.status == 1)
+            #expect(result.standardError == "catalogue: error: cannot read the token file \(missing): no such file\n")
         }
-        let missing = runner.directory.appendingPathComponent("no-token").path
-        let result = try runner.run(["serve", "--port", "0", "--token-file", missing])
-        #expect(result.status == 1)
-        #expect(result.standardError == "catalogue: error: cannot read the token file \(missing): no such file\n")
     }
 
     @Test("Listens on 127.0.0.1, says it is read-only without a token, answers, and stops on SIGINT")
-    func readOnlyServer() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        let server = try ServerProcess([], database: runner.databasePath)
-        let address = try #require(server.address(), "no start line: \(server.standardError)")
-        #expect(address.hasPrefix("127.0.0.1:"))
-        #expect(server.standardError.contains("read-only: imports are refused (start with --token-file to allow them)"))
-        let search = try httpRequest("http://\(address)/api/countries?q=bog&scope=capital")
-        #expect(search.status == 200)
-        #expect(search.body.contains("\"Colombia\""))
-        let page = try httpRequest("http://\(address)/")
-        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
-        let refused = try httpRequest("http://\(address)/api/products/import", method: "POST", body: Data("name,type\nx,y\n".utf8))
-        #expect(refused.status == 403)
-        server.send(SIGINT)
-        #expect(server.waitForExit(timeout: 15) == 0)
-        // The access log: one structured line per request, on stderr.
-        #expect(server.standardError.contains("method=GET path=/api/countries?q=bog&scope=capital status=200"))
+    func readOnlyServer() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let server = try ServerProcess([], database: runner.databasePath)
+            let address = try #require(server.address(), "no start line: \(server.standardError)")
+            #expect(address.hasPrefix("127.0.0.1:"))
+            #expect(server.standardError.contains("read-only: imports are refused (start with --token-file to allow them)"))
+            let search = try httpRequest("http://\(address)/api/countries?q=bog&scope=capital")
+            #expect(search.status == 200)
+            #expect(search.body.contains("\"Colombia\""))
+            let page = try httpRequest("http://\(address)/")
+            #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+            let refused = try httpRequest("http://\(address)/api/products/import", method: "POST", body: Data("name,type\nx,y\n".utf8))
+            #expect(refused.status == 403)
+            server.send(SIGINT)
+            #expect(server.waitForExit(timeout: 15) == 0)
+            // The access log: one structured line per request, on stderr.
+            #expect(server.standardError.contains("method=GET path=/api/countries?q=bog&scope=capital status=200"))
+        }
     }
 
     @Test("A write by another process reaches the change stream, and the totals by the time it does")
-    func writeByAnotherProcess() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        let server = try ServerProcess([], database: runner.databasePath)
-        let address = try #require(server.address(), "no start line: \(server.standardError)")
-        func total() throws -> Int {
-            let answer = try httpRequest("http://\(address)/api/products?q=the&limit=1")
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
-            return try #require(json["total"] as? Int)
+    func writeByAnotherProcess() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let server = try ServerProcess([], database: runner.databasePath)
+            let address = try #require(server.address(), "no start line: \(server.standardError)")
+            func total() throws -> Int {
+                let answer = try httpRequest("http://\(address)/api/products?q=the&limit=1")
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+                return try #require(json["total"] as? Int)
+            }
+            let before = try total()
+            #expect(try total() == before)   // now remembered by the server
+            let stream = try EventStreamReader(address: address, path: "/api/products/changes")
+            let csv = runner.directory.appendingPathComponent("more.csv").path
+            try "name,type\nThe Lute,music\nThe Lyre,music\nThe Zither,music\n".write(toFile: csv, atomically: true, encoding: .utf8)
+            let imported = try runner.run(["import", "products", csv])
+            #expect(imported.status == 0, "\(imported.standardError)")
+            let change = try #require(stream.nextChange(timeout: 30), "no change event")
+            #expect(change["entity"] as? String == "products")
+            #expect(change["reload"] as? Bool == true)
+            #expect((change["inserted"] as? [Int])?.count == 3)
+            #expect(try total() == before + 3)
+            server.send(SIGTERM)
+            #expect(server.waitForExit(timeout: 15) == 0)
         }
-        let before = try total()
-        #expect(try total() == before)   // now remembered by the server
-        let stream = try EventStreamReader(address: address, path: "/api/products/changes")
-        let csv = runner.directory.appendingPathComponent("more.csv").path
-        try "name,type\nThe Lute,music\nThe Lyre,music\nThe Zither,music\n".write(toFile: csv, atomically: true, encoding: .utf8)
-        let imported = try runner.run(["import", "products", csv])
-        #expect(imported.status == 0, "\(imported.standardError)")
-        let change = try #require(stream.nextChange(timeout: 30), "no change event")
-        #expect(change["entity"] as? String == "products")
-        #expect(change["reload"] as? Bool == true)
-        #expect((change["inserted"] as? [Int])?.count == 3)
-        #expect(try total() == before + 3)
-        server.send(SIGTERM)
-        #expect(server.waitForExit(timeout: 15) == 0)
     }
 
     @Test("SIGTERM lets an import in flight finish: it answers, lands whole, and the process exits 0")
-    func gracefulShutdown() throws {
-        let runner = try CommandRunner()
-        defer { runner.cleanUp() }
-        let tokenFile = runner.directory.appendingPathComponent("token").path
-        try "graceful-token-123\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
-        let csv = runner.directory.appendingPathComponent("big.csv").path
-        let rows = 150_000
-        try writeProductsCSV(to: csv, count: rows, prefix: "Graceful", type: "bulk")
-        let server = try ServerProcess(["--token-file", tokenFile], database: runner.databasePath)
-        let address = try #require(server.address(), "no start line: \(server.standardError)")
-        #expect(server.standardError.contains("imports allowed with the token from \(tokenFile)"))
-        let body = try Data(contentsOf: URL(fileURLWithPath: csv))
-        nonisolated(unsafe) var answer: (status: Int, headers: [String: String], body: String)?
-        let request = DispatchGroup()
-        request.enter()
-        Thread.detachNewThread {
-            answer = try? httpRequest("http://\(address)/api/products/import", method: "POST",
-                                      headers: ["Authorization": "Bearer graceful-token-123"], body: body, timeout: 120)
-            request.leave()
+    func gracefulShutdown() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let tokenFile = runner.directory.appendingPathComponent("token").path
+            try "graceful-token-123\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+            let csv = runner.directory.appendingPathComponent("big.csv").path
+            let rows = 150_000
+            try writeProductsCSV(to: csv, count: rows, prefix: "Graceful", type: "bulk")
+            let server = try ServerProcess(["--token-file", tokenFile], database: runner.databasePath)
+            let address = try #require(server.address(), "no start line: \(server.standardError)")
+            #expect(server.standardError.contains("imports allowed with the token from \(tokenFile)"))
+            let body = try Data(contentsOf: URL(fileURLWithPath: csv))
+            nonisolated(unsafe) var answer: (status: Int, headers: [String: String], body: String)?
+            let request = DispatchGroup()
+            request.enter()
+            Thread.detachNewThread {
+                answer = try? httpRequest("http://\(address)/api/products/import", method: "POST",
+                                          headers: ["Authorization": "Bearer graceful-token-123"], body: body, timeout: 120)
+                request.leave()
+            }
+            // The import is in flight once its transaction has written to the WAL.
+            let wal = runner.databasePath + "-wal"
+            let walBefore = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0) < walBefore + 1_000_000 {
+                usleep(10_000)
+            }
+            server.send(SIGTERM)
+            #expect(request.wait(timeout: .now() + 120) == .success)
+            #expect(answer?.status == 200, "\(String(describing: answer)) \(server.standardError.suffix(500))")
+            #expect(answer?.body.contains("\"added\":\(rows)") == true)
+            #expect(server.waitForExit(timeout: 30) == 0)
+            #expect(try sqliteValue(runner.databasePath, "SELECT count(*) FROM product WHERE type = 'bulk'") == "\(rows)")
         }
-        // The import is in flight once its transaction has written to the WAL.
-        let wal = runner.databasePath + "-wal"
-        let walBefore = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0) < walBefore + 1_000_000 {
-            usleep(10_000)
-        }
-        server.send(SIGTERM)
-        #expect(request.wait(timeout: .now() + 120) == .success)
-        #expect(answer?.status == 200, "\(String(describing: answer)) \(server.standardError.suffix(500))")
-        #expect(answer?.body.contains("\"added\":\(rows)") == true)
-        #expect(server.waitForExit(timeout: 30) == 0)
-        #expect(try sqliteValue(runner.databasePath, "SELECT count(*) FROM product WHERE type = 'bulk'") == "\(rows)")
     }
 }
