@@ -89,8 +89,10 @@ struct ChangeNotificationTests {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let poll = "SELECT row_id FROM catalogue_change WHERE xid >= :'horizon'::xid8 AND xid < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY xid, seq"
 
-        // A slow writer: takes its seq first, then waits for `go` before committing.
-        let slow = Task.detached {
+        // A slow writer: takes its seq first, then waits for `go` before committing. On a thread
+        // of its own: the cooperative pool may be busy with blocking tests for longer than the
+        // deadline below.
+        let slow = Task.detached(executorPreference: ThreadPerJobExecutor()) {
             try database.psql("""
                 BEGIN;
                 INSERT INTO product (id, name, name_key, type, type_key) VALUES \(Self.product(1, "Slow"));

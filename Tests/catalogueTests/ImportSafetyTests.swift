@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// `catalogue import` against hostile input and a hostile user (issue 13, items 5, 8 and 10):

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// Rows written by other tools (the sqlite3 shell) are searchable like the catalogue's own:

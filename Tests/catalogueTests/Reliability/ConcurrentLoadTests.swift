@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// 4 importer processes and 8 searcher processes on one database for 30 seconds (issue 13):

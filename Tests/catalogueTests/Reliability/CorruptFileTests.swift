@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// A corrupt catalogue is never written to, and corruption met while reading is one short line

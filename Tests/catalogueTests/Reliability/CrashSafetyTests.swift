@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// `catalogue import` killed with SIGKILL at random moments: the database stays intact and holds

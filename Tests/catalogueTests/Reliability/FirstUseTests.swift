@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// First use of a database path is atomic (issue 13, item 4): processes starting at once on a

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// Files that are not catalogues are refused, untouched, by every command (issue 13, items 2

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// An import that fills the disk fails with one clear error and leaves the database as it was.

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// A reader who cannot write the database (another user, in a shared sticky directory) leaves

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// Writers wait for each other (issue 13, item 1): a second import waits for the first however

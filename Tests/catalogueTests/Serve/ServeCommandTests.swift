@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// `catalogue serve` as a user runs it: the binary on a free port, stopped by a signal.

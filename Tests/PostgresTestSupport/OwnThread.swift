@@ -1,6 +1,7 @@
 import Foundation
 
-/// Runs `body` on a thread of its own, as part of the calling test's task.
+/// Runs `body` on a thread of its own, as part of the calling test's task. (Here, in the test
+/// support library, so every test target that waits on servers or processes can use it.)
 ///
 /// Swift Testing runs every test, synchronous ones too, on the cooperative thread pool, which has
 /// one thread per core: two on a 2-core CI machine. A test that blocks for a long time (waiting
@@ -19,13 +20,20 @@ import Foundation
 ///     }
 /// }
 /// ```
-func onOwnThread<T>(_ body: () throws -> T) async throws -> T {
+public func onOwnThread<T>(_ body: () throws -> T) async throws -> T {
     try await withTaskExecutorPreference(ThreadPerJobExecutor()) { try body() }
 }
 
-/// A task executor that runs each job on a new thread (a blocking test body is one job).
-private final class ThreadPerJobExecutor: TaskExecutor {
-    func enqueue(_ job: consuming ExecutorJob) {
+/// A task executor that runs each job on a new thread (a blocking test body is one job). A task
+/// started with it as its preference does not wait for a thread of the cooperative pool.
+///
+/// ```swift
+/// let writer = Task.detached(executorPreference: ThreadPerJobExecutor()) { try database.psql(slowTransaction) }
+/// ```
+public final class ThreadPerJobExecutor: TaskExecutor {
+    public init() {}
+
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         let thread = Thread { job.runSynchronously(on: executor) }
