@@ -41,13 +41,23 @@ struct CatalogueCreation {
 
     /// Removes what a killed creation left next to `path`, if any, when no creation is running.
     /// Costs one `access(2)` when there is nothing to remove.
+    ///
+    /// The lock is tried for up to 100 ms: a process that spawns programs from other threads
+    /// (a test runner, an app) briefly shares the descriptor of a lock it just released with a
+    /// child that has not yet run `exec`, which closes it. A creation still running after that
+    /// keeps its files; the next open removes them.
     static func removeAbandonedFiles(for path: String) {
         let temporary = temporaryPath(for: path)
         guard access(temporary, F_OK) == 0 else { return }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard let lock = DirectoryLock(directory, waiting: false) else { return }
-        defer { lock.release() }
-        removeFiles(startingWith: temporary)
+        for attempt in 0..<20 {
+            if let lock = DirectoryLock(directory, waiting: false) {
+                defer { lock.release() }
+                removeFiles(startingWith: temporary)
+                return
+            }
+            if attempt < 19 { usleep(5_000) }
+        }
     }
 
     /// Creates the catalogue unless a file appeared at the path first (made by another process);
