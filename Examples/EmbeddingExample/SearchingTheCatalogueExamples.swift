@@ -15,6 +15,11 @@ func searchingExamples(catalogue: Catalogue) throws {
     print(page.summary)               // "1 item found"
 }
 
+func cappedCountExample(catalogue: Catalogue) throws {
+    let results = try catalogue.search(CatalogueSearch.products(matching: "a", mode: .contains), limit: 50, count: .standard)
+    print(results.shownSummary)   // "50 of more than 1,000 shown" (at 1M products)
+}
+
 func predicateExamples(catalogue: Catalogue) throws {
     let typed: FetchPredicate = .beginsWith("name", "bo", options: .caseAndDiacriticInsensitive)
         && .greaterThan("population", 1_000_000)

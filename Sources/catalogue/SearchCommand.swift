@@ -20,7 +20,9 @@ struct SearchCommand: ParsableCommand {
             name, or equals the year or price).
 
             Tables end with "N items found", or "50 of 250 shown (--limit 0 for all)" when \
-            --limit cut the list; JSON, CSV and NDJSON hold the rows only.
+            --limit cut the list; JSON, CSV and NDJSON hold the rows only. Counting stops at \
+            1,000 ("50 of more than 1,000 shown"), so a search of a large catalogue never waits \
+            for a full count; --count exact counts every match.
 
             Examples:
               catalogue search bog --scope capital
@@ -29,6 +31,7 @@ struct SearchCommand: ParsableCommand {
               catalogue search ipad --entity products --scope device
               catalogue search "ipod 2007" --entity products --match terms
               catalogue search sa --limit 0 --format csv
+              catalogue search a --entity products --match contains --count exact
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -55,6 +58,9 @@ struct SearchCommand: ParsableCommand {
     @Option(help: "Output format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: OutputFormat = .table
 
+    @Option(help: "How far to count matches: capped (stop at 1,000) or exact.")
+    var count: CountOption = .capped
+
     /// The search text: the words joined with spaces.
     var text: String {
         words.joined(separator: " ")
@@ -76,12 +82,19 @@ struct SearchCommand: ParsableCommand {
     private func search<R: CatalogueRecord>(_ type: R.Type, in catalogue: Catalogue) throws {
         let scope = try catalogue.scope(self.scope, of: type)
         let request = try R.searchRequest(matching: text, scope: scope.key, mode: mode)
-        let results = try catalogue.search(request, limit: limit == 0 ? nil : limit)
-        let summary = results.totalCount > results.records.count
-            ? ResultCountText.shown(results.records.count, of: results.totalCount) + " (--limit 0 for all)"
+        let keys = R.entity.listFields.map(\.name)
+        guard format == .table else {
+            // JSON, CSV and NDJSON print the rows only: no count to spend time on.
+            var page = request
+            page.fetchLimit = limit == 0 ? nil : limit
+            RecordPrinter(format: format).print(try catalogue.fetch(page).map(\.listFields), keys: keys, summary: "")
+            return
+        }
+        let results = try catalogue.search(request, limit: limit == 0 ? nil : limit, count: count.limit)
+        let summary = !results.isCountExact || results.totalCount > results.records.count
+            ? results.shownSummary + " (--limit 0 for all)"
             : results.summary
-        RecordPrinter(format: format).print(
-            results.records.map(\.listFields), keys: R.entity.listFields.map(\.name), summary: summary)
+        RecordPrinter(format: format).print(results.records.map(\.listFields), keys: keys, summary: summary)
     }
 
     private static func fixedScope<R: CatalogueRecord>(_ key: String?, of type: R.Type) throws -> SearchScope? {

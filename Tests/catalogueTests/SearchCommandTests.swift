@@ -64,12 +64,40 @@ struct SearchCommandTests {
         #expect(imported.standardOutput.hasPrefix("Imported 1,200 products (1,200 added, 0 updated, 0 skipped)"), "\(imported.standardOutput)")
         let search = try runner.run(["search", "gadget", "--entity", "products", "--limit", "0"])
         #expect(search.standardOutput.hasSuffix("\n1,200 items found\n"))
-        let cut = try runner.run(["search", "gadget", "--entity", "products", "--limit", "10"])
+        let cut = try runner.run(["search", "gadget", "--entity", "products", "--limit", "10", "--count", "exact"])
         #expect(cut.standardOutput.hasSuffix("\n10 of 1,200 shown (--limit 0 for all)\n"))
         let browse = try runner.run(["browse", "--entity", "products", "--scope", "bulk"])
         #expect(browse.standardOutput.hasSuffix("\n1,200 items found\n"))
         let index = try runner.run(["index", "--entity", "products", "--scope", "bulk"])
         #expect(index.standardOutput == "G  1,200\n")
+    }
+
+    @Test("Counting stops at 1,000 unless --count exact, in every match mode; below the cap the count is exact")
+    func cappedCounts() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        var csv = "name,type\r\n"
+        for index in 0..<1_001 { csv += "Gadget \(index),bulk\r\n" }
+        for index in 0..<1_000 { csv += "Widget \(index),bulk\r\n" }
+        let imported = try runner.run(["import", "products", "-"], input: Data(csv.utf8))
+        #expect(imported.status == 0, "\(imported.standardError)")
+        for mode in ["prefix", "contains", "words", "terms"] {
+            let capped = try runner.run(["search", "gadget", "--entity", "products", "--match", mode])
+            #expect(capped.status == 0, "\(capped.standardError)")
+            #expect(capped.standardOutput.hasSuffix("\n50 of more than 1,000 shown (--limit 0 for all)\n"), "\(mode)")
+            let exact = try runner.run(["search", "gadget", "--entity", "products", "--match", mode, "--count", "exact"])
+            #expect(exact.standardOutput.hasSuffix("\n50 of 1,001 shown (--limit 0 for all)\n"), "\(mode)")
+            let atCap = try runner.run(["search", "widget", "--entity", "products", "--match", mode])
+            #expect(atCap.standardOutput.hasSuffix("\n50 of 1,000 shown (--limit 0 for all)\n"), "\(mode)")
+        }
+        let all = try runner.run(["search", "gadget", "--entity", "products", "--limit", "0"])
+        #expect(all.standardOutput.hasSuffix("\n1,001 items found\n"), "--limit 0 lists and counts every match")
+        let json = try runner.run(["search", "gadget", "--entity", "products", "--format", "json"])
+        #expect(try json.jsonNames().count == 50)
+        let bad = try runner.run(["search", "gadget", "--count", "roughly"])
+        #expect(bad.status == 2 && bad.standardError.contains("--count"), "\(bad.standardError)")
+        let help = try runner.run(["search", "--help"])
+        #expect(help.standardOutput.contains("--count exact"))
     }
 
     @Test("Several words are one text, as grep-style tools join them")

@@ -24,9 +24,11 @@ extension Catalogue {
         try await offload { try self.write(body) }
     }
 
-    /// Async form of ``search(_:limit:offset:)``.
-    public func search<R: Record>(_ request: FetchRequest<R>, limit: Int? = nil, offset: Int? = nil) async throws -> SearchResults<R> {
-        try await offload { try self.search(request, limit: limit, offset: offset) }
+    /// Async form of ``search(_:limit:offset:count:)``.
+    public func search<R: Record>(
+        _ request: FetchRequest<R>, limit: Int? = nil, offset: Int? = nil, count: CountLimit = .exact
+    ) async throws -> SearchResults<R> {
+        try await offload { try self.search(request, limit: limit, offset: offset, count: count) }
     }
 
     /// Async form of ``fetch(_:)``.

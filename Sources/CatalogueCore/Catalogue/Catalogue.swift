@@ -50,16 +50,22 @@ public final class Catalogue: Sendable {
         try engine.write(body)
     }
 
-    /// Runs `request` for one page and counts all its matches, in one consistent snapshot.
+    /// Runs `request` for one page and counts its matches, in one consistent snapshot.
     /// `limit` nil uses the request's own `fetchLimit` (none: every record); `offset` nil uses
-    /// its `fetchOffset`.
+    /// its `fetchOffset`. `count` ``CountLimit/exact`` (the default) counts every match;
+    /// ``CountLimit/capped(at:)`` stops counting past the cap, so a keystroke at a million rows
+    /// never waits for a full count ("More than 1,000 items found").
     ///
     /// ```swift
     /// let results = try catalogue.search(CatalogueSearch.countries(matching: "sa"), limit: 5)
     /// print(results.summary)  // "12 items found"
+    /// let many = try catalogue.search(CatalogueSearch.products(matching: "a", mode: .contains), limit: 50, count: .standard)
+    /// print(many.summary)     // "More than 1,000 items found" (at 1M products)
     /// ```
-    public func search<R: Record>(_ request: FetchRequest<R>, limit: Int? = nil, offset: Int? = nil) throws -> SearchResults<R> {
-        try read { db in try db.search(request, limit: limit, offset: offset ?? request.fetchOffset) }
+    public func search<R: Record>(
+        _ request: FetchRequest<R>, limit: Int? = nil, offset: Int? = nil, count: CountLimit = .exact
+    ) throws -> SearchResults<R> {
+        try read { db in try db.search(request, limit: limit, offset: offset ?? request.fetchOffset, count: count) }
     }
 
     /// The records `request` describes, read with one statement (its own consistent snapshot),

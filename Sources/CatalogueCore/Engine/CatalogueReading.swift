@@ -47,6 +47,19 @@ extension CatalogueReading {
         return count
     }
 
+    /// How many records match the request's predicate, counting no further than `limit`: the
+    /// statement stops at the `limit`-th match, so the result is `min(matches, limit)`.
+    ///
+    /// ```swift
+    /// let counted = try db.fetchCount(CatalogueSearch.products(matching: "a", mode: .contains), stoppingAfter: 1_001)
+    /// print(counted > 1_000 ? "more than 1,000" : "\(counted)")
+    /// ```
+    public func fetchCount<R: Record>(_ request: FetchRequest<R>, stoppingAfter limit: Int) throws -> Int {
+        var count = 0
+        try forEachRow(try request.countSQL(in: dialect, stoppingAfter: limit)) { count = Int(try $0.decodeInteger(at: 0)) }
+        return count
+    }
+
     public func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64] {
         var ids: [Int64] = []
         try forEachRow(try request.select(R.schema.qualifiedID, in: dialect)) { ids.append(try $0.decodeInteger(at: 0)) }
@@ -91,8 +104,11 @@ extension CatalogueReading {
         try fetch(FetchRequest<R>(predicate: .in("id", ids), sortDescriptors: []))
     }
 
-    /// One page of `request` and the count of all its matches (see ``Catalogue/search(_:limit:offset:)``).
-    public func search<R: Record>(_ request: FetchRequest<R>, limit: Int? = 50, offset: Int = 0) throws -> SearchResults<R> {
+    /// One page of `request` and the count of its matches, exact or capped as `count` says
+    /// (see ``Catalogue/search(_:limit:offset:count:)``).
+    public func search<R: Record>(
+        _ request: FetchRequest<R>, limit: Int? = 50, offset: Int = 0, count: CountLimit = .exact
+    ) throws -> SearchResults<R> {
         var page = request
         if let limit { page.fetchLimit = limit }
         page.fetchOffset = offset
@@ -101,7 +117,18 @@ extension CatalogueReading {
         if offset == 0, page.fetchLimit.map({ records.count < $0 }) ?? true {
             return SearchResults(records: records, totalCount: records.count)
         }
-        return SearchResults(records: records, totalCount: try fetchCount(page))
+        guard let cap = count.cap else {
+            return SearchResults(records: records, totalCount: try fetchCount(page))
+        }
+        // The page already shows this many exist; a cap below it would say less than is shown.
+        let shown = offset + records.count
+        guard cap >= shown else {
+            return SearchResults(records: records, totalCount: try fetchCount(page))
+        }
+        let counted = try fetchCount(page, stoppingAfter: cap + 1)
+        return counted > cap
+            ? SearchResults(records: records, totalCount: cap, isCountExact: false)
+            : SearchResults(records: records, totalCount: counted)
     }
 }
 

@@ -32,6 +32,26 @@ extension FetchRequest {
         return sql.fragment()
     }
 
+    /// `SELECT count(*)` of at most `limit` matching records: the count statement stops at the
+    /// `limit`-th match instead of visiting every one (for "more than 1,000 items found").
+    ///
+    /// ```swift
+    /// let sql = try CatalogueSearch.products(matching: "a", mode: .contains).countSQL(in: dialect, stoppingAfter: 1_001)
+    /// sql.sql   // "SELECT count(*) FROM (SELECT 1 FROM product WHERE instr(product.name_key, ?) > 0 LIMIT ?) AS counted"
+    /// ```
+    public func countSQL(in dialect: some SQLDialect, stoppingAfter limit: Int) throws -> SQLFragment {
+        let schema = R.schema
+        var sql = SQLBuilder(dialect: dialect)
+        sql.append("SELECT count(*) FROM (SELECT 1 FROM ")
+        sql.append(schema.table)
+        sql.append(" WHERE ")
+        try PredicateCompiler(schema: schema, dialect: dialect).compile(predicate, into: &sql)
+        sql.append(" LIMIT ")
+        sql.bind(.integer(Int64(max(0, limit))))
+        sql.append(") AS counted")
+        return sql.fragment()
+    }
+
     /// SELECT, FROM, WHERE, ORDER BY, LIMIT and OFFSET. With a relevance sort, the dialect
     /// writes the source and the full-text condition (so its rank is available to ORDER BY).
     private func appendSelect(_ resultColumns: String, dialect: some SQLDialect, into sql: inout SQLBuilder) throws {

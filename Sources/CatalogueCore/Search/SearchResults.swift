@@ -7,17 +7,36 @@
 public struct SearchResults<R: Record>: Sendable {
     /// The records of the page, in order.
     public let records: [R]
-    /// How many records match in all (counted in SQL, without loading them).
+    /// How many records match in all (counted in SQL, without loading them); when
+    /// ``isCountExact`` is false, the cap of a ``CountLimit/capped(at:)`` count, which more
+    /// records than that match.
     public let totalCount: Int
+    /// False when the count stopped at its cap: more than ``totalCount`` records match.
+    public let isCountExact: Bool
 
-    public init(records: [R], totalCount: Int) {
+    /// A page and its count; `isCountExact` false says more than `totalCount` records match.
+    ///
+    /// ```swift
+    /// let results = SearchResults(records: page, totalCount: 1_000, isCountExact: false)
+    /// results.summary   // "More than 1,000 items found"
+    /// ```
+    public init(records: [R], totalCount: Int, isCountExact: Bool = true) {
         self.records = records
         self.totalCount = totalCount
+        self.isCountExact = isCountExact
     }
 
-    /// "N items found" (grouped: "1,000 items found"), "1 item found" or "No items found".
+    /// "N items found" (grouped: "1,000 items found"), "1 item found", "No items found", or
+    /// "More than 1,000 items found" when the count stopped at its cap.
     public var summary: String {
-        ResultCountText.found(totalCount)
+        isCountExact ? ResultCountText.found(totalCount) : ResultCountText.foundMoreThan(totalCount)
+    }
+
+    /// "50 of 250 shown" (or "50 of more than 1,000 shown"): the page's share of all matches.
+    public var shownSummary: String {
+        isCountExact
+            ? ResultCountText.shown(records.count, of: totalCount)
+            : ResultCountText.shown(records.count, ofMoreThan: totalCount)
     }
 }
 
@@ -26,6 +45,7 @@ public struct SearchResults<R: Record>: Sendable {
 ///
 /// ```swift
 /// ResultCountText.found(300_074)        // "300,074 items found"
+/// ResultCountText.foundMoreThan(1_000)  // "More than 1,000 items found"
 /// ResultCountText.shown(50, of: 250)    // "50 of 250 shown"
 /// ```
 public enum ResultCountText {
@@ -38,8 +58,18 @@ public enum ResultCountText {
         }
     }
 
+    /// "More than 1,000 items found": a count that stopped at its cap.
+    public static func foundMoreThan(_ cap: Int) -> String {
+        "More than \(FieldFormat.grouped(Int64(cap))) \(cap == 1 ? "item" : "items") found"
+    }
+
     /// "50 of 250 shown": a page cut from a longer list.
     public static func shown(_ shown: Int, of total: Int) -> String {
         "\(FieldFormat.grouped(Int64(shown))) of \(FieldFormat.grouped(Int64(total))) shown"
+    }
+
+    /// "50 of more than 1,000 shown": a page cut from a list whose count stopped at its cap.
+    public static func shown(_ shown: Int, ofMoreThan cap: Int) -> String {
+        "\(FieldFormat.grouped(Int64(shown))) of more than \(FieldFormat.grouped(Int64(cap))) shown"
     }
 }

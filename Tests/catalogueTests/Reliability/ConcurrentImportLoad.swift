@@ -68,7 +68,7 @@ struct ConcurrentImportLoad {
                     }
                 } else {
                     for _ in 0..<load.maximumSearchesPerSearcher where importersDone.value < load.importers {
-                        let result = try ChildProcess(["search", "Load", "--entity", "products", "--limit", "1"], database: database).wait()
+                        let result = try ChildProcess(["search", "Load", "--entity", "products", "--limit", "1", "--count", "exact"], database: database).wait()
                         guard result.status == 0, let last = result.output.split(separator: "\n").last else {
                             fail("searcher \(worker): exit \(result.status): \(result.error)")
                             continue

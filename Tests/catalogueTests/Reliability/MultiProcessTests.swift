@@ -46,7 +46,7 @@ struct MultiProcessTests {
                     } else {
                         repeat {
                             let result = try ChildProcess(
-                                ["search", "Load", "--entity", "products", "--limit", "1"], database: database).wait()
+                                ["search", "Load", "--entity", "products", "--limit", "1", "--count", "exact"], database: database).wait()
                             if result.status != 0 {
                                 failures.append("searcher \(worker): \(result.error)")
                                 continue
