@@ -26,7 +26,7 @@ final class InteractiveSession {
         case signal(Int32)
     }
 
-    let terminal: Terminal
+    let terminal: any InteractiveTerminal
     let sources: InteractiveSources
     let colours: Bool
     /// The list shown.
@@ -37,7 +37,7 @@ final class InteractiveSession {
     private var saved: [CatalogueEntity: SavedInteractiveState] = [:]
     private var rows: [Int: ListRow] = [:]
 
-    init(terminal: Terminal, sources: InteractiveSources, entity: CatalogueEntity, colours: Bool) throws {
+    init(terminal: any InteractiveTerminal, sources: InteractiveSources, entity: CatalogueEntity, colours: Bool) throws {
         self.terminal = terminal
         self.sources = sources
         self.colours = colours
@@ -62,7 +62,15 @@ final class InteractiveSession {
         draw()
         while true {
             var needsDraw = false
+            // Search text typed or pasted in one batch is searched once, at its end (or before
+            // the first key of the batch that needs the list, such as ↓).
+            var pendingReload: Bool?
             for event in try terminal.nextEvents() {
+                let editsText = if case .key(let key) = event { state.editsOnlySearchText(key) } else { false }
+                if let keepSelection = pendingReload, !editsText {
+                    try reload(keepingSelection: keepSelection)
+                    pendingReload = nil
+                }
                 switch event {
                 case .key(let key):
                     switch state.handle(key) {
@@ -71,7 +79,14 @@ final class InteractiveSession {
                     case .render:
                         break
                     case .reload(let keepSelection):
-                        try reload(locating: keepSelection ? state.selectedID : nil, fallback: keepSelection ? nil : 0)
+                        needsDraw = true
+                        if editsText {
+                            pendingReload = keepSelection && (pendingReload ?? true)
+                        } else {
+                            try reload(keepingSelection: keepSelection)
+                        }
+                        // reload(…) read the rows on screen.
+                        continue
                     case .openDetail:
                         state.detail = try source.detail(at: state.selection, width: max(20, state.size.columns - 2))
                         state.detailScroll = 0
@@ -81,7 +96,10 @@ final class InteractiveSession {
                         try terminal.suspend()
                         state.resize(terminal.size)
                     case .switchEntity:
+                        // restore(…) read the new entity's list and its rows on screen.
                         try switchEntity()
+                        needsDraw = true
+                        continue
                     }
                     try readRows()
                     needsDraw = true
@@ -104,8 +122,16 @@ final class InteractiveSession {
                     return .quit
                 }
             }
+            if let keepSelection = pendingReload {
+                try reload(keepingSelection: keepSelection)
+            }
             if needsDraw { draw() }
         }
+    }
+
+    /// Reloads after a key: keeping the selected record, or from the top.
+    private func reload(keepingSelection: Bool) throws {
+        try reload(locating: keepingSelection ? state.selectedID : nil, fallback: keepingSelection ? nil : 0)
     }
 
     /// Loads the list of a restored state (nil: the start of the browse list).

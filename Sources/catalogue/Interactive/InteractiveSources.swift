@@ -5,15 +5,23 @@ import CatalogueKit
 final class InteractiveSources {
     let catalogue: Catalogue
     private var sources: [CatalogueEntity: any InteractiveDataSource] = [:]
+    private let makeSource: (CatalogueEntity) throws -> any InteractiveDataSource
 
-    init(catalogue: Catalogue) {
+    /// Each entity's list over `catalogue`.
+    convenience init(catalogue: Catalogue) {
+        self.init(catalogue: catalogue) { try Self.source(for: $0, catalogue: catalogue) }
+    }
+
+    /// Each entity's list made by `makeSource` (tests wrap the real sources to count reads).
+    init(catalogue: Catalogue, makeSource: @escaping (CatalogueEntity) throws -> any InteractiveDataSource) {
         self.catalogue = catalogue
+        self.makeSource = makeSource
     }
 
     /// The source of `entity`.
     func source(for entity: CatalogueEntity) throws -> any InteractiveDataSource {
         if let source = sources[entity] { return source }
-        let source = try Self.source(for: entity, catalogue: catalogue)
+        let source = try makeSource(entity)
         sources[entity] = source
         return source
     }

@@ -62,6 +62,17 @@ extension InteractiveState {
         return isSearching ? handleSearchKey(key) : handleBrowseKey(key)
     }
 
+    /// Whether `key` only edits the search text (typing, Backspace, Ctrl-U, Ctrl-W while
+    /// searching, without the detail view or the help overlay): its reload does not depend on
+    /// the list, so the run loop searches once for a batch of such keys (a paste).
+    func editsOnlySearchText(_ key: Key) -> Bool {
+        guard isSearching, detail == nil, !showsHelp else { return false }
+        switch key {
+        case .character, .backspace, .control("u"), .control("w"): return true
+        default: return false
+        }
+    }
+
     private mutating func handleDetail(_ key: Key) -> InteractiveEffect {
         switch key {
         case .escape, .enter, .backspace, .character("q"), .left:

@@ -1,0 +1,121 @@
+import CatalogueKit
+import Foundation
+import Testing
+@testable import catalogue
+
+/// The run loop (``InteractiveSession``) driven by scripted key batches: a batch of search
+/// text (a paste, or keys typed faster than a search) is searched once, and the rows on screen
+/// are read once per change.
+@Suite("Interactive session: one search per batch of typed text")
+struct InteractiveSessionTests {
+    /// A terminal that hands out scripted batches of events, then Ctrl-C.
+    final class ScriptedTerminal: InteractiveTerminal {
+        private var batches: [[Terminal.Event]]
+        private(set) var frames = 0
+
+        init(_ batches: [[Terminal.Event]]) {
+            self.batches = batches
+        }
+
+        func enter() throws {}
+        func leave() {}
+        var size: ScreenSize { ScreenSize(rows: 24, columns: 80) }
+        func nextEvents() throws -> [Terminal.Event] {
+            batches.isEmpty ? [.key(.interrupt)] : batches.removeFirst()
+        }
+        func suspend() throws {}
+        func reapplyRawMode() throws {}
+        func write(_ text: String) { frames += 1 }
+    }
+
+    /// The real source of an entity, counting what the session asks of it.
+    final class CountingSource: InteractiveDataSource {
+        let wrapped: any InteractiveDataSource
+        private(set) var loadedTexts: [String] = []
+        private(set) var rowReads = 0
+
+        init(_ wrapped: any InteractiveDataSource) {
+            self.wrapped = wrapped
+        }
+
+        var entity: CatalogueEntity { wrapped.entity }
+        var scopes: [ScopeChoice] { wrapped.scopes }
+
+        func load(mode: InteractiveState.Mode, text: String, match: MatchMode, scope: ScopeChoice, locating id: Int64?) throws
+            -> (layout: ListLayout, position: Int?) {
+            loadedTexts.append(text)
+            return try wrapped.load(mode: mode, text: text, match: match, scope: scope, locating: id)
+        }
+
+        func scopeCounts(mode: InteractiveState.Mode, text: String, match: MatchMode) throws -> [Int] {
+            try wrapped.scopeCounts(mode: mode, text: text, match: match)
+        }
+
+        func rows(_ positions: Range<Int>) throws -> [Int: ListRow] {
+            rowReads += 1
+            return try wrapped.rows(positions)
+        }
+
+        func detail(at position: Int, width: Int) throws -> DetailContent? {
+            try wrapped.detail(at: position, width: width)
+        }
+    }
+
+    static let catalogue: Catalogue = {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("catalogue-session-\(UUID().uuidString).sqlite").path
+        return try! Catalogue(path: path)
+    }()
+
+    /// Runs a countries session over `batches` and returns it with its counting source.
+    func run(_ batches: [[Terminal.Event]]) throws -> (session: InteractiveSession, source: CountingSource, terminal: ScriptedTerminal) {
+        var counting: CountingSource?
+        let sources = InteractiveSources(catalogue: Self.catalogue) { entity in
+            let source = CountingSource(try InteractiveSources.source(for: entity, catalogue: Self.catalogue))
+            counting = source
+            return source
+        }
+        let terminal = ScriptedTerminal(batches)
+        let session = try InteractiveSession(terminal: terminal, sources: sources, entity: .countries, colours: false)
+        #expect(try session.run() == .quit)
+        return (session, try #require(counting), terminal)
+    }
+
+    static func typed(_ text: String) -> [Terminal.Event] {
+        text.map { .key(.character($0)) }
+    }
+
+    @Test("A pasted \"cong\" is one search, and the rows on screen are read once per change")
+    func pasteSearchesOnce() throws {
+        let (session, source, terminal) = try run([Self.typed("/"), Self.typed("cong"), [.key(.down)]])
+        // The browse list, the empty search "/" starts, then "cong" once (not c, co, con, cong).
+        #expect(source.loadedTexts == ["", "", "cong"])
+        // Once per load, and once for ↓ (which scrolls nothing but selects the next row).
+        #expect(source.rowReads == 4)
+        #expect(session.state.searchText == "cong")
+        #expect(session.state.selection == 1)
+        let expected = try Self.catalogue.search(CatalogueSearch.countries(matching: "cong"), limit: nil)
+        #expect(expected.records.count >= 2, "Congo and the Democratic Republic of the Congo")
+        #expect(session.state.list.count == expected.totalCount)
+        #expect(session.state.selectedID == expected.records[1].id)
+        #expect(terminal.frames == 4, "a frame at the start and after each batch")
+    }
+
+    @Test("A key that needs the list searches the text typed before it first; text after it is searched at the batch's end")
+    func keyNeedingTheList() throws {
+        let (session, source, _) = try run([Self.typed("/"), Self.typed("co") + [.key(.down)] + Self.typed("l")])
+        #expect(source.loadedTexts == ["", "", "co", "col"])
+        #expect(session.state.searchText == "col")
+        // A new search text starts at the top result.
+        #expect(session.state.selection == 0)
+    }
+
+    @Test("Backspace, Ctrl-U and Ctrl-W in a batch are edits too: one search for the batch's result")
+    func editsInABatch() throws {
+        let batch = Self.typed("united kin") + [.key(.control("w")), .key(.backspace)] + Self.typed("zz") + [.key(.control("u"))]
+            + Self.typed("bog")
+        let (session, source, _) = try run([Self.typed("/"), batch])
+        #expect(source.loadedTexts == ["", "", "bog"])
+        #expect(session.state.searchText == "bog")
+    }
+}
