@@ -22,6 +22,8 @@ final class ChangeBroadcaster: Service, Sendable {
     private let subscribers = Locked<[UInt64: (entity: CatalogueEntity, deliver: Subscriber)]>([:])
     private let nextID = Locked<UInt64>(0)
     private let highestIDs = Locked<[CatalogueEntity: Int64]>([:])
+    /// Set once ``run()`` listens and has noted the newest rows.
+    private let isWatching = Locked(false)
 
     init(catalogue: Catalogue, cache: ResultCache, pollingInterval: Duration, logger: Logger) {
         self.catalogue = catalogue
@@ -41,6 +43,16 @@ final class ChangeBroadcaster: Service, Sendable {
         return Subscription { [weak self] in self?.subscribers.withLock { $0[id] = nil } }
     }
 
+    /// Returns once the broadcaster listens for changes and has noted the newest rows, or after
+    /// `limit`: from then on a row committed by this process is reported as inserted. (Before
+    /// it, the newest rows noted could already include it, and it would read as updated.)
+    func waitUntilWatching(limit: Duration = .seconds(5)) async throws {
+        let deadline = ContinuousClock.now + limit
+        while !isWatching.withLock({ $0 }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     /// How many change streams are open.
     var subscriberCount: Int {
         subscribers.withLock { $0.count }
@@ -54,6 +66,7 @@ final class ChangeBroadcaster: Service, Sendable {
                 // Listen first, then note the newest rows: a commit in between is reported, not missed.
                 let changes = catalogue.changes(pollingInterval: pollingInterval)
                 try await rememberHighestIDs()
+                isWatching.withLock { $0 = true }
                 cache.setEnabled(true)
                 // Structured (a child task cancelled at graceful shutdown), so the watching runs
                 // where the server's tasks run.

@@ -2,7 +2,8 @@ import CatalogueCore
 import Hummingbird
 import ServiceLifecycle
 
-/// `GET /api/{entity}/changes`: a Server-Sent Events stream. `ready` on connect, a `change`
+/// `GET /api/{entity}/changes`: a Server-Sent Events stream. `ready` on connect (once the
+/// server watches the catalogue's changes, a few milliseconds after it starts), a `change`
 /// event (``ChangeEvent``) whenever the catalogue changes (this server's imports, another
 /// process, another machine), and a `: keep-alive` comment line every
 /// ``ServerOptions/keepAliveInterval``. No replay: a client that reconnects refreshes. The
@@ -26,6 +27,8 @@ struct ChangesController<R: ServedRecord>: Sendable {
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self, bufferingPolicy: .bufferingNewest(1_000))
+            // `ready` means what is committed from now on is reported: once the server watches.
+            try await broadcaster.waitUntilWatching()
             continuation.yield(.ready)
             let subscription = broadcaster.subscribe(to: R.entity.entity) { continuation.yield(.change($0)) }
             defer {
