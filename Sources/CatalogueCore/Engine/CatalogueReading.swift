@@ -117,12 +117,8 @@ extension CatalogueReading {
         if offset == 0, page.fetchLimit.map({ records.count < $0 }) ?? true {
             return SearchResults(records: records, totalCount: records.count)
         }
-        guard let cap = count.cap else {
-            return SearchResults(records: records, totalCount: try fetchCount(page))
-        }
-        // The page already shows this many exist; a cap below it would say less than is shown.
-        let shown = offset + records.count
-        guard cap >= shown else {
+        // A cap below what the page shows (offset + records) would say less than is shown.
+        guard let cap = count.cap, cap >= offset + records.count else {
             return SearchResults(records: records, totalCount: try fetchCount(page))
         }
         let counted = try fetchCount(page, stoppingAfter: cap + 1)

@@ -23,12 +23,9 @@ extension FetchRequest {
 
     /// `SELECT count(*)` of the records the predicate matches (ignoring limit and offset).
     public func countSQL(in dialect: some SQLDialect) throws -> SQLFragment {
-        let schema = R.schema
         var sql = SQLBuilder(dialect: dialect)
-        sql.append("SELECT count(*) FROM ")
-        sql.append(schema.table)
-        sql.append(" WHERE ")
-        try PredicateCompiler(schema: schema, dialect: dialect).compile(predicate, into: &sql)
+        sql.append("SELECT count(*)")
+        try appendFromWhere(dialect: dialect, into: &sql)
         return sql.fragment()
     }
 
@@ -40,16 +37,22 @@ extension FetchRequest {
     /// sql.sql   // "SELECT count(*) FROM (SELECT 1 FROM product WHERE instr(product.name_key, ?) > 0 LIMIT ?) AS counted"
     /// ```
     public func countSQL(in dialect: some SQLDialect, stoppingAfter limit: Int) throws -> SQLFragment {
-        let schema = R.schema
         var sql = SQLBuilder(dialect: dialect)
-        sql.append("SELECT count(*) FROM (SELECT 1 FROM ")
-        sql.append(schema.table)
-        sql.append(" WHERE ")
-        try PredicateCompiler(schema: schema, dialect: dialect).compile(predicate, into: &sql)
+        sql.append("SELECT count(*) FROM (SELECT 1")
+        try appendFromWhere(dialect: dialect, into: &sql)
         sql.append(" LIMIT ")
         sql.bind(.integer(Int64(max(0, limit))))
         sql.append(") AS counted")
         return sql.fragment()
+    }
+
+    /// ` FROM table WHERE predicate`, the part every count shares.
+    private func appendFromWhere(dialect: some SQLDialect, into sql: inout SQLBuilder) throws {
+        let schema = R.schema
+        sql.append(" FROM ")
+        sql.append(schema.table)
+        sql.append(" WHERE ")
+        try PredicateCompiler(schema: schema, dialect: dialect).compile(predicate, into: &sql)
     }
 
     /// SELECT, FROM, WHERE, ORDER BY, LIMIT and OFFSET. With a relevance sort, the dialect
