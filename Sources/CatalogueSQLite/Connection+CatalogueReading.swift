@@ -25,7 +25,7 @@ extension Connection: CatalogueWriting {
     @_specialize(where R == Country)
     @inlinable
     public func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
-        let sql = try request.selectSQL(in: SQLiteDialect())
+        let sql = try request.selectSQL(in: plannedDialect(for: request))
         return try fetchAll(sql.sql, StatementArguments(sql.arguments)) { try R(row: $0) }
     }
 
@@ -33,14 +33,22 @@ extension Connection: CatalogueWriting {
     /// SQL without loading a row.
     @inlinable
     public func fetchCount<R: Record>(_ request: FetchRequest<R>) throws -> Int {
-        let sql = try request.countSQL(in: SQLiteDialect())
+        let sql = try request.countSQL(in: plannedDialect(for: request, work: .everyMatch))
+        return try scalar(sql.sql, StatementArguments(sql.arguments)) ?? 0
+    }
+
+    /// How many records match the request's predicate, counting no further than `limit` (see
+    /// ``CatalogueReading/fetchCount(_:stoppingAfter:)``).
+    @inlinable
+    public func fetchCount<R: Record>(_ request: FetchRequest<R>, stoppingAfter limit: Int) throws -> Int {
+        let sql = try request.countSQL(in: plannedDialect(for: request, work: .cappedCount), stoppingAfter: limit)
         return try scalar(sql.sql, StatementArguments(sql.arguments)) ?? 0
     }
 
     /// The ids of the records `request` describes, in its order.
     @inlinable
     public func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64] {
-        let sql = try request.select(R.schema.qualifiedID, in: SQLiteDialect())
+        let sql = try request.select(R.schema.qualifiedID, in: plannedDialect(for: request))
         return try fetchAll(sql.sql, StatementArguments(sql.arguments)) { $0.statement.int64(at: 0) }
     }
 
@@ -56,7 +64,7 @@ extension Connection: CatalogueWriting {
         unlimited.fetchLimit = nil
         unlimited.fetchOffset = 0
         let sql = try unlimited.select(
-            "\(schema.qualifiedID), \(schema.table).\(column), \(schema.table).\(keyColumn)", in: SQLiteDialect())
+            "\(schema.qualifiedID), \(schema.table).\(column), \(schema.table).\(keyColumn)", in: plannedDialect(for: unlimited))
         try forEachRow(sql.sql, StatementArguments(sql.arguments)) { row in
             let statement = row.statement
             body(statement.int64(at: 0), statement.firstScalar(at: 1), statement.firstScalar(at: 2))
@@ -65,7 +73,7 @@ extension Connection: CatalogueWriting {
 
     /// SQLite's plan for the request's SELECT, one line per step ("SEARCH country USING INDEX …").
     public func explainQueryPlan<R: Record>(_ request: FetchRequest<R>) throws -> [String] {
-        let sql = try request.selectSQL(in: SQLiteDialect())
+        let sql = try request.selectSQL(in: plannedDialect(for: request))
         return try fetchAll("EXPLAIN QUERY PLAN " + sql.sql, StatementArguments(sql.arguments)) {
             try $0.decode(String.self, named: "detail")
         }

@@ -5,10 +5,24 @@ import Foundation
 /// `instr` for CONTAINS, FTS5 `MATCH` and `rank`, `LIMIT -1`, and the `catalogue_fold`
 /// function registered on every connection for columns without a stored key.
 ///
+/// A connection plans each request's `CONTAINS[cd]` comparisons (``Connection/plannedDialect(for:)``):
+/// a selective text finds its candidates through the key's trigram index
+/// (``SQLiteTrigramIndex``), a common one scans the key index in order.
+///
 /// ```swift
 /// let select = try CatalogueSearch.products(matching: "ip").selectSQL(in: SQLiteDialect())
 /// ```
 public struct SQLiteDialect: SQLDialect {
+    /// The CONTAINS comparisons (qualified key column, folded text) answered through a trigram
+    /// index, and the index to use; every other CONTAINS scans.
+    var trigramLookups: [TrigramLookup: SQLiteTrigramIndex] = [:]
+
+    /// A CONTAINS comparison as the compiler writes it.
+    struct TrigramLookup: Hashable, Sendable {
+        let expression: String
+        let needle: String
+    }
+
     /// Name of the SQL function that folds text on the catalogue's connections:
     /// `catalogue_fold(text, options)`, options 1 = case, 2 = diacritics, 3 = both. Used in
     /// queries on columns without a stored key; never in the schema.
@@ -36,8 +50,23 @@ public struct SQLiteDialect: SQLDialect {
         sql.bind(upper)
     }
 
-    /// `instr(expression, ?) > 0`: no LIKE, so `%`, `_` and `\` are literal.
+    /// `instr(expression, ?) > 0`: no LIKE, so `%`, `_` and `\` are literal. When the plan says
+    /// so, the rows are first narrowed to the trigram index's candidates:
+    /// `table.id IN (SELECT rowid FROM table_key_trigram WHERE table_key_trigram MATCH ?) AND instr(…)`.
+    /// The candidates hold every match (each has all the text's trigrams), and `instr` keeps
+    /// exactly the matches, so the rows are the same either way.
     public func appendContains(_ expression: String, _ needle: String, into sql: inout SQLBuilder) {
+        if let index = trigramLookups[TrigramLookup(expression: expression, needle: needle)],
+           let pattern = SQLiteTrigramIndex.matchPattern(for: needle) {
+            sql.append(index.qualifiedID)
+            sql.append(" IN (SELECT rowid FROM ")
+            sql.append(index.table)
+            sql.append(" WHERE ")
+            sql.append(index.table)
+            sql.append(" MATCH ")
+            sql.bind(.text(pattern))
+            sql.append(") AND ")
+        }
         sql.append("instr(")
         sql.append(expression)
         sql.append(", ")

@@ -20,7 +20,10 @@ import SQLiteStore
 /// - the natural key: `CREATE UNIQUE INDEX city_natural_key ON city (…)`, which upserts use;
 /// - ``RecordSchema/fullTextTable``: an external-content FTS5 table over
 ///   ``RecordSchema/fullTextColumns`` (the `unicode61` tokenizer folding case and diacritics as
-///   the keys do), its insert, delete and update triggers, and a `rebuild` of existing rows.
+///   the keys do), its insert, delete and update triggers, and a `rebuild` of existing rows;
+/// - each of ``RecordSchema/substringIndexedColumns``: its trigram index
+///   (``SQLiteTrigramIndex``), filled and kept in sync, which `CONTAINS[cd]` reads when the text
+///   is selective.
 public enum SQLiteSearchSupport {
     /// The statements, separated by newlines, each ending with `;`.
     public static func sql(for schema: RecordSchema) -> String {
@@ -36,6 +39,9 @@ public enum SQLiteSearchSupport {
         }
         if let fts = schema.fullTextTable, !schema.fullTextColumns.isEmpty {
             statements += fullTextSQL(table: schema.table, fts: fts, columns: schema.fullTextColumns)
+        }
+        for key in schema.substringIndexedColumns {
+            statements += SQLiteTrigramIndex(schema: schema, keyColumn: key).creationSQL(recordTable: schema.table)
         }
         return statements.joined(separator: "\n") + "\n"
     }

@@ -108,6 +108,13 @@ struct FullTextToolCompatibilityTests {
         try catalogue.sqlite!.database.write { db in
             try db.execute("INSERT INTO product_fts (product_fts) VALUES ('integrity-check')")
             try db.execute("INSERT INTO country_fts (country_fts) VALUES ('integrity-check')")
+            try db.execute("INSERT INTO product_name_key_trigram (product_name_key_trigram) VALUES ('integrity-check')")
         }
+        // Migration 0004 indexed the old rows' keys for CONTAINS: the trigram index finds them.
+        #expect(try catalogue.records(CatalogueSearch.products(matching: "ûlée to", mode: .contains)).map(\.name) == ["Crème brûlée torch"])
+        let plan = try catalogue.sqlite!.database.read { db in
+            try db.explainQueryPlan(CatalogueSearch.products(matching: "ûlée to", mode: .contains))
+        }
+        #expect(plan.contains { $0.contains("product_name_key_trigram") }, "\(plan)")
     }
 }

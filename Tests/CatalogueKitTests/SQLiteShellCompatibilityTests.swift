@@ -78,7 +78,8 @@ struct SQLiteShellCompatibilityTests {
         #expect(result.lines.contains("Türkiye"))
     }
 
-    @Test("The full-text indexes pass FTS5's integrity check in the shell", arguments: ["product_fts", "country_fts"])
+    @Test("The full-text and trigram indexes pass FTS5's integrity check in the shell",
+          arguments: ["product_fts", "country_fts", "product_name_key_trigram"])
     func fullTextIntegrity(table: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -21,6 +21,8 @@ public protocol CatalogueReading {
     /// How many records match the request's predicate (limit and offset ignored), counted
     /// without loading them.
     func fetchCount<R: Record>(_ request: FetchRequest<R>) throws -> Int
+    /// How many records match the request's predicate, counting no further than `limit`.
+    func fetchCount<R: Record>(_ request: FetchRequest<R>, stoppingAfter limit: Int) throws -> Int
     /// The ids of the records `request` describes, in its order.
     func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64]
     /// The record with `id`, if any.

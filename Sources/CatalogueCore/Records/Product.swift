@@ -43,7 +43,8 @@ public struct Product: CatalogueRecord, Hashable {
         naturalKey: ["name", "type_key"],
         foldedColumns: ["name": "name_key", "type": "type_key"],
         fullTextTable: "product_fts",
-        fullTextColumns: ["name"])
+        fullTextColumns: ["name"],
+        substringIndexedColumns: ["name_key"])
 
     @inlinable
     public init(row: some DatabaseRow) throws {

@@ -80,6 +80,10 @@ public final class RecordSchema: Sendable {
     public let fullTextColumns: [String]
     /// The alias table, when records have ``Record/aliases``.
     public let aliases: AliasTable?
+    /// The key columns (values of ``foldedColumns``) whose `CONTAINS[cd]` search an engine may
+    /// answer through a substring index: on SQLite an FTS5 `trigram` table named
+    /// `table_keycolumn_trigram`, which the engine uses when the text is selective enough.
+    public let substringIndexedColumns: [String]
 
     /// Describes a table. Key columns in `naturalKey` must appear in `foldedColumns`' values.
     public init(
@@ -89,7 +93,8 @@ public final class RecordSchema: Sendable {
         foldedColumns: [String: String] = [:],
         fullTextTable: String? = nil,
         fullTextColumns: [String] = [],
-        aliases: AliasTable? = nil
+        aliases: AliasTable? = nil,
+        substringIndexedColumns: [String] = []
     ) {
         self.table = table
         self.columns = columns
@@ -98,6 +103,7 @@ public final class RecordSchema: Sendable {
         self.fullTextTable = fullTextTable
         self.fullTextColumns = fullTextColumns
         self.aliases = aliases
+        self.substringIndexedColumns = substringIndexedColumns
         self.qualifiedColumns = Dictionary(
             (["id"] + columns + foldedColumns.values).map { ($0, "\(table).\($0)") }, uniquingKeysWith: { first, _ in first })
         self.qualifiedID = "\(table).id"

@@ -4,7 +4,8 @@ import SQLiteStore
 
 
 /// Indexes the new rows of a bulk import for full-text search in one statement at the end,
-/// instead of one trigger call per row.
+/// instead of one trigger call per row: for the record's FTS5 word index and for each of its
+/// trigram indexes (``SQLiteTrigramIndex``).
 ///
 /// Why: inside a transaction, each single-row INSERT opens a statement savepoint (the FTS5
 /// trigger may abort it), and FTS5 flushes its pending terms to a new segment at every
@@ -21,9 +22,9 @@ import SQLiteStore
 /// their maximum, so new rows take ids above the old ones.
 ///
 /// ```swift
-/// let deferral = try FullTextDeferral.suspend(Product.self, on: db, updatedColumns: ["type", "year", "price"])
+/// let deferrals = try FullTextDeferral.suspend(Product.self, on: db, updatedColumns: ["type", "year", "price"])
 /// // … insert rows …
-/// try deferral?.resume(on: db)
+/// for deferral in deferrals { try deferral.resume(on: db) }
 /// ```
 struct FullTextDeferral {
     let triggerName: String
@@ -31,14 +32,36 @@ struct FullTextDeferral {
     let catchUpSQL: String
     let lastIDBefore: Int64
 
-    /// Drops `R`'s after-insert full-text trigger, when it is safe; nil when nothing was done.
-    static func suspend<R: Record>(_ type: R.Type, on db: Connection, updatedColumns: [String]) throws -> FullTextDeferral? {
+    /// Drops `R`'s after-insert triggers of its full-text and trigram indexes, each where it is
+    /// safe; returns what was done, to resume.
+    static func suspend<R: Record>(_ type: R.Type, on db: Connection, updatedColumns: [String]) throws -> [FullTextDeferral] {
         let schema = R.schema
-        guard let ftsTable = schema.fullTextTable, !schema.fullTextColumns.isEmpty,
-              Set(updatedColumns).isDisjoint(with: schema.fullTextColumns)
-        else { return nil }
+        var deferrals: [FullTextDeferral] = []
+        if let ftsTable = schema.fullTextTable, !schema.fullTextColumns.isEmpty,
+           let deferral = try suspend(
+               table: schema.table, ftsTable: ftsTable, columns: schema.fullTextColumns, indexedWhen: nil,
+               updatedColumns: updatedColumns, on: db) {
+            deferrals.append(deferral)
+        }
+        for key in schema.substringIndexedColumns {
+            let index = SQLiteTrigramIndex(schema: schema, keyColumn: key)
+            if let deferral = try suspend(
+                table: schema.table, ftsTable: index.table, columns: [key], indexedWhen: "\(key) <> ''",
+                updatedColumns: updatedColumns, on: db) {
+                deferrals.append(deferral)
+            }
+        }
+        return deferrals
+    }
+
+    /// Drops the after-insert trigger that fills `ftsTable` from `columns` of `table` (for the
+    /// rows where `indexedWhen` holds, when given), when it is safe; nil when nothing was done.
+    private static func suspend(
+        table: String, ftsTable: String, columns: [String], indexedWhen: String?, updatedColumns: [String], on db: Connection
+    ) throws -> FullTextDeferral? {
+        guard Set(updatedColumns).isDisjoint(with: columns) else { return nil }
         let triggers = try db.fetchAll(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", [schema.table]
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", [table]
         ) { (name: try $0.decode(String.self, at: 0), sql: try $0.decode(String.self, at: 1)) }
         let normalized = triggers.map { (name: $0.name, sql: $0.sql, words: Self.words(of: $0.sql)) }
         let touchingFTS = normalized.filter { $0.words.contains(ftsTable.lowercased()) }
@@ -46,13 +69,14 @@ struct FullTextDeferral {
         // An update trigger without a column list fires on every UPDATE.
         let blanketUpdates = touchingFTS.filter { $0.words.contains("update on") }
         guard inserts.count == 1, blanketUpdates.isEmpty, let trigger = inserts.first else { return nil }
-        let lastID: Int64 = try db.scalar("SELECT max(id) FROM \(schema.table)") ?? 0
+        let lastID: Int64 = try db.scalar("SELECT max(id) FROM \(table)") ?? 0
         guard lastID < Int64.max / 2 else { return nil }
         try db.execute("DROP TRIGGER \(quoted(trigger.name))")
-        let columns = schema.fullTextColumns.joined(separator: ", ")
+        let list = columns.joined(separator: ", ")
+        let condition = indexedWhen.map { " AND \($0)" } ?? ""
         return FullTextDeferral(
             triggerName: trigger.name, triggerSQL: trigger.sql,
-            catchUpSQL: "INSERT INTO \(ftsTable) (rowid, \(columns)) SELECT id, \(columns) FROM \(schema.table) WHERE id > ? ORDER BY id",
+            catchUpSQL: "INSERT INTO \(ftsTable) (rowid, \(list)) SELECT id, \(list) FROM \(table) WHERE id > ?\(condition) ORDER BY id",
             lastIDBefore: lastID)
     }
 

@@ -2,19 +2,19 @@ import CatalogueCore
 import SQLiteStore
 
 /// How an import writes on SQLite: two prepared statements per row (``RecordUpserter``), the
-/// full-text trigger suspended (``FullTextDeferral``) and, for big imports, the plain indexes
+/// full-text and trigram triggers suspended (``FullTextDeferral``) and, for big imports, the plain indexes
 /// built once at the end (``IndexDeferral``).
 struct SQLiteImportSink<R: ImportableRecord>: ImportSink {
     let db: Connection
     let upserter: RecordUpserter<R>
-    let fullText: FullTextDeferral?
+    let fullText: [FullTextDeferral]
     let indexes: IndexDeferral?
 
     init(db: Connection) throws {
         self.db = db
-        fullText = try RecordUpserter<R>.assignedColumns.flatMap {
+        fullText = try RecordUpserter<R>.assignedColumns.map {
             try FullTextDeferral.suspend(R.self, on: db, updatedColumns: $0)
-        }
+        } ?? []
         upserter = try RecordUpserter<R>(db)
         // Only the two-statement path never reads the plain indexes.
         indexes = upserter.isBatchPath ? try IndexDeferral(table: R.schema.table, on: db) : nil
@@ -25,7 +25,7 @@ struct SQLiteImportSink<R: ImportableRecord>: ImportSink {
     }
 
     var needsIndexing: Bool {
-        fullText != nil || indexes?.hasDroppedIndexes == true
+        !fullText.isEmpty || indexes?.hasDroppedIndexes == true
     }
 
     func write(_ record: R, values: [DatabaseValue]?, assigned: [Bool]?, position: ImportPosition) throws -> UpsertOutcome {
@@ -47,7 +47,7 @@ struct SQLiteImportSink<R: ImportableRecord>: ImportSink {
 
     func finish() throws -> Bool {
         let indexing = needsIndexing
-        try fullText?.resume(on: db)
+        for deferral in fullText { try deferral.resume(on: db) }
         try indexes?.rebuild(on: db)
         return indexing
     }

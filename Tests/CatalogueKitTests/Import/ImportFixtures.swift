@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Every row of the catalogue's tables (products, countries, aliases), for "nothing changed"
-/// checks, after checking that both full-text indexes agree with their tables.
+/// checks, after checking that the full-text and trigram indexes agree with their tables.
 struct CatalogueSnapshot: Equatable {
     let products: [[DatabaseValue]]
     let countries: [[DatabaseValue]]
@@ -14,6 +14,7 @@ struct CatalogueSnapshot: Equatable {
         try catalogue.database.inDatabase { db in
             try db.execute("INSERT INTO product_fts(product_fts) VALUES('integrity-check')")
             try db.execute("INSERT INTO country_fts(country_fts) VALUES('integrity-check')")
+            try db.execute("INSERT INTO product_name_key_trigram(product_name_key_trigram) VALUES('integrity-check')")
         }
         func rows(_ sql: String) throws -> [[DatabaseValue]] {
             try catalogue.database.read { db in try db.fetchAll(sql) { $0.values } }

@@ -58,7 +58,8 @@ struct CrashSafetyTests {
                 }
 
                 #expect(try sqliteValue(path, "PRAGMA integrity_check") == "ok", "trial \(trial) after \(delay) s")
-                #expect(try sqliteValue(path, "INSERT INTO product_fts (product_fts) VALUES ('integrity-check'); SELECT 'fts ok';") == "fts ok",
+                #expect(try sqliteValue(path, "INSERT INTO product_fts (product_fts) VALUES ('integrity-check'); "
+                        + "INSERT INTO product_name_key_trigram (product_name_key_trigram) VALUES ('integrity-check'); SELECT 'fts ok';") == "fts ok",
                         "trial \(trial)")
                 let count = Int(try sqliteValue(path, "SELECT count(*) FROM product")) ?? -1
                 let imported = Int(try sqliteValue(path, "SELECT count(*) FROM product WHERE type = 'crashtest'")) ?? -1
