@@ -15,10 +15,13 @@
 -- detail=none keeps only which rows hold each trigram, not where: about 30 MB at 1,000,000
 -- products. The stock sqlite3 shell reads and writes the table; the triggers keep it in sync
 -- with name_key, including keys that CatalogueKit folds later for rows written by other tools.
+-- The options are in single quotes on purpose: sqlite-utils and Datasette take a table whose SQL
+-- holds content="product" for the product's word index, and this one must not be mistaken for
+-- it (product_fts is).
 
 CREATE VIRTUAL TABLE product_name_key_trigram USING fts5 (
-    name_key, content="product", content_rowid="id",
-    tokenize="trigram case_sensitive 1", detail=none
+    name_key, content='product', content_rowid='id',
+    tokenize='trigram case_sensitive 1', detail=none
 );
 INSERT INTO product_name_key_trigram (rowid, name_key) SELECT id, name_key FROM product WHERE name_key <> '' ORDER BY id;
 

@@ -97,15 +97,17 @@ public struct SQLiteTrigramIndex: Sendable, Hashable {
     }
 
     /// The statements that create the index, fill it from the table's rows and keep it in sync
-    /// (as migration `0004_trigram_contains` does for products). Rows with an empty key are not
+    /// (as migration `0004_trigram_contains` does for products). Its options are written in
+    /// single quotes, so that sqlite-utils and Datasette, which look for `content="table"`,
+    /// find the word index and not this one. Rows with an empty key are not
     /// indexed: they hold no trigram, and a row another tool inserts gets its key from a later
     /// UPDATE, which indexes it whichever trigger SQLite fires first.
     public func creationSQL(recordTable: String) -> [String] {
         [
             """
             CREATE VIRTUAL TABLE \(table) USING fts5 (
-                \(keyColumn), content="\(recordTable)", content_rowid="id",
-                tokenize="trigram case_sensitive 1", detail=none
+                \(keyColumn), content='\(recordTable)', content_rowid='id',
+                tokenize='trigram case_sensitive 1', detail=none
             );
             """,
             "INSERT INTO \(table) (rowid, \(keyColumn)) SELECT id, \(keyColumn) FROM \(recordTable) WHERE \(keyColumn) <> '' ORDER BY id;",

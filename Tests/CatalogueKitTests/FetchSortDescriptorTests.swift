@@ -93,12 +93,22 @@ struct SortDescriptorTests {
         let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "island"))
         let request = FetchRequest<Country>(
             predicate: .fullText(pattern) && .equals("continent", "Europe"), sortDescriptors: [.relevance] + FetchSortDescriptor.byName)
+        // Relevance then a folded key: the tiers of RelevanceTiers, as three UNION ALL arms.
         let sql = try request.selectSQL()
-        #expect(sql.sql.contains(" FROM country_fts JOIN country ON country.id = country_fts.rowid WHERE country_fts MATCH ? AND ((country.continent = ?))"))
-        #expect(sql.sql.hasSuffix(" ORDER BY country_fts.rank, country.name_key, country.name, country.id LIMIT ? OFFSET ?"))
-        #expect(sql.arguments == [.text("\"island\"*"), .text("Europe"), .integer(-1), .integer(0)])
-        let names = Set(try catalogue.records(request).map(\.name))
-        #expect(names.isSuperset(of: ["Åland Islands", "Faroe Islands"]))
+        #expect(sql.sql.hasPrefix("SELECT * FROM (SELECT * FROM (SELECT country.id, "))
+        #expect(sql.sql.components(separatedBy: " UNION ALL ").count == 3)
+        #expect(sql.sql.contains(" WHERE (country.name_key >= ? AND country.name_key < ? AND (country.name_key = ? OR country.name_key >= ?)) AND ((+country.id IN (SELECT rowid FROM country_fts WHERE country_fts MATCH ?)) AND (country.continent = ?)) ORDER BY country.name_key, country.name, country.id LIMIT ?)"))
+        #expect(sql.sql.hasSuffix(") LIMIT ? OFFSET ?"))
+        #expect(Array(sql.arguments.prefix(7)) == [.text("island"), .text("island!"), .text("island"), .text("island "), .text("\"island\"*"), .text("Europe"), .integer(-1)])
+        let names = try catalogue.records(request).map(\.name)
+        #expect(Set(names).isSuperset(of: ["Åland Islands", "Faroe Islands"]))
         #expect(try catalogue.read { try $0.fetchCount(request) } == names.count)
+        // Relevance alone (no key to rank by): FTS5's bm25.
+        let scored = FetchRequest<Country>(predicate: .fullText(pattern) && .equals("continent", "Europe"), sortDescriptors: [.relevance])
+        let scoredSQL = try scored.selectSQL()
+        #expect(scoredSQL.sql.contains(" FROM country_fts JOIN country ON country.id = country_fts.rowid WHERE country_fts MATCH ? AND ((country.continent = ?))"))
+        #expect(scoredSQL.sql.hasSuffix(" ORDER BY country_fts.rank LIMIT ? OFFSET ?"))
+        #expect(scoredSQL.arguments == [.text("\"island\"*"), .text("Europe"), .integer(-1), .integer(0)])
+        #expect(Set(try catalogue.records(scored).map(\.name)) == Set(names))
     }
 }

@@ -133,7 +133,10 @@ struct HostRecordTypeTests {
     func fullText() throws {
         let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "paris"))
         let request = FetchRequest<City>(predicate: .fullText(pattern), sortDescriptors: [.relevance] + FetchSortDescriptor.byName)
-        #expect(try request.selectSQL().sql.contains("FROM city_fts JOIN city ON city.id = city_fts.rowid WHERE city_fts MATCH ? ORDER BY city_fts.rank"))
+        #expect(try request.selectSQL().sql.contains(" UNION ALL SELECT * FROM (SELECT city.id, "))
+        let scored = FetchRequest<City>(predicate: .fullText(pattern), sortDescriptors: [.relevance])
+        #expect(try scored.selectSQL().sql.contains("FROM city_fts JOIN city ON city.id = city_fts.rowid WHERE city_fts MATCH ? ORDER BY city_fts.rank"))
+        #expect(Set(try catalogue.records(scored).map(\.id)) == Set(try catalogue.records(request).map(\.id)))
         let found = try catalogue.records(request)
         #expect(found.count == 3)
         #expect(found.last?.name == "New Paris")

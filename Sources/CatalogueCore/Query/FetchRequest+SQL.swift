@@ -46,59 +46,154 @@ extension FetchRequest {
         return sql.fragment()
     }
 
-    /// ` FROM table WHERE predicate`, the part every count shares.
+    /// ` FROM table WHERE predicate`, the part every count shares. When the predicate requires a
+    /// full-text match, the count reads the full-text index's matches and joins their rows
+    /// (the dialect's ranked source), so a count that stops after a cap stops reading matches
+    /// too, instead of collecting every match first.
     private func appendFromWhere(dialect: some SQLDialect, into sql: inout SQLBuilder) throws {
         let schema = R.schema
+        let compiler = PredicateCompiler(schema: schema, dialect: dialect)
         sql.append(" FROM ")
+        if schema.fullTextTable != nil, let (pattern, others) = fullTextConjunct() {
+            _ = try dialect.appendRankedSource(pattern, schema: schema, into: &sql)
+            if !others.isEmpty {
+                sql.append(" AND (")
+                try compiler.compile(.and(others), into: &sql)
+                sql.append(")")
+            }
+            return
+        }
         sql.append(schema.table)
         sql.append(" WHERE ")
-        try PredicateCompiler(schema: schema, dialect: dialect).compile(predicate, into: &sql)
+        try compiler.compile(predicate, into: &sql)
     }
 
-    /// SELECT, FROM, WHERE, ORDER BY, LIMIT and OFFSET. With a relevance sort, the dialect
-    /// writes the source and the full-text condition (so its rank is available to ORDER BY).
+    /// The full-text pattern among the predicate's top-level conjuncts, and the other conjuncts.
+    private func fullTextConjunct() -> (pattern: FullTextPattern, others: [FetchPredicate])? {
+        var conjuncts: [FetchPredicate]
+        if case .and(let predicates) = predicate { conjuncts = predicates } else { conjuncts = [predicate] }
+        guard let index = conjuncts.firstIndex(where: { if case .fullText = $0 { true } else { false } }),
+              case .fullText(let pattern) = conjuncts[index]
+        else { return nil }
+        conjuncts.remove(at: index)
+        return (pattern, conjuncts)
+    }
+
+    /// SELECT, FROM, WHERE, ORDER BY, LIMIT and OFFSET. With a relevance sort: the tiers of
+    /// ``RelevanceTiers`` when the order has a folded key to compare; otherwise the dialect
+    /// writes the source and the full-text condition, so its score is available to ORDER BY.
     private func appendSelect(_ resultColumns: String, dialect: some SQLDialect, into sql: inout SQLBuilder) throws {
         let schema = R.schema
         let compiler = PredicateCompiler(schema: schema, dialect: dialect)
-        sql.append("SELECT ")
-        sql.append(resultColumns)
-        sql.append(" FROM ")
-        var rankOrder: String?
-        if sortDescriptors.contains(where: { $0.column == nil }) {
-            guard schema.fullTextTable != nil else { throw FetchRequestError.noFullTextTable(table: schema.table) }
-            var conjuncts: [FetchPredicate]
-            if case .and(let predicates) = predicate { conjuncts = predicates } else { conjuncts = [predicate] }
-            guard let index = conjuncts.firstIndex(where: { if case .fullText = $0 { true } else { false } }),
-                  case .fullText(let pattern) = conjuncts[index]
-            else {
-                throw FetchRequestError.relevanceWithoutFullText
-            }
-            conjuncts.remove(at: index)
-            rankOrder = try dialect.appendRankedSource(pattern, schema: schema, into: &sql)
-            if !conjuncts.isEmpty {
-                sql.append(" AND (")
-                try compiler.compile(.and(conjuncts), into: &sql)
-                sql.append(")")
-            }
-        } else {
+        guard let relevance = sortDescriptors.firstIndex(where: { $0.column == nil }) else {
+            sql.append("SELECT ")
+            sql.append(resultColumns)
+            sql.append(" FROM ")
             sql.append(schema.table)
             sql.append(" WHERE ")
             try compiler.compile(predicate, into: &sql)
+            try appendOrder(sortDescriptors, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
+            appendLimitAndOffset(dialect: dialect, into: &sql)
+            return
         }
-        try appendOrder(rankOrder: rankOrder, compiler: compiler, dialect: dialect, into: &sql)
+        guard schema.fullTextTable != nil else { throw FetchRequestError.noFullTextTable(table: schema.table) }
+        guard let (pattern, others) = fullTextConjunct() else { throw FetchRequestError.relevanceWithoutFullText }
+        let order = Array(sortDescriptors[sortDescriptors.index(after: relevance)...])
+        if sortDescriptors[..<relevance].isEmpty, let tiers = RelevanceTiers(pattern: pattern, order: order, schema: schema) {
+            if dialect.ranksTiersByUnion {
+                try appendTierArms(tiers, order: order, resultColumns: resultColumns, dialect: dialect, into: &sql)
+            } else {
+                sql.append("SELECT ")
+                sql.append(resultColumns)
+                sql.append(" FROM ")
+                sql.append(schema.table)
+                sql.append(" WHERE ")
+                try compiler.compile(predicate, into: &sql)
+                sql.append(" ORDER BY ")
+                tiers.appendTierExpression(dialect: dialect, into: &sql)
+                try appendOrder(order, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql, continuing: true)
+                appendLimitAndOffset(dialect: dialect, into: &sql)
+            }
+            return
+        }
+        sql.append("SELECT ")
+        sql.append(resultColumns)
+        sql.append(" FROM ")
+        let rankOrder = try dialect.appendRankedSource(pattern, schema: schema, into: &sql)
+        if !others.isEmpty {
+            sql.append(" AND (")
+            try compiler.compile(.and(others), into: &sql)
+            sql.append(")")
+        }
+        try appendOrder(sortDescriptors, rankOrder: rankOrder, compiler: compiler, dialect: dialect, into: &sql)
+        appendLimitAndOffset(dialect: dialect, into: &sql)
+    }
+
+    /// The tiers as three arms of a `UNION ALL`, each reading its part in display order and
+    /// stopping at the page's end (`offset + limit` rows), the whole limited again: the engine
+    /// runs the arms in order and does not start one once it has the page.
+    ///
+    /// `SELECT * FROM (SELECT * FROM (<tier 1> LIMIT n) UNION ALL SELECT * FROM (<tier 2> LIMIT n)
+    /// UNION ALL SELECT * FROM (<tier 3> LIMIT n)) LIMIT ? OFFSET ?`
+    private func appendTierArms(
+        _ tiers: RelevanceTiers, order: [FetchSortDescriptor], resultColumns: String, dialect: some SQLDialect,
+        into sql: inout SQLBuilder
+    ) throws {
+        let schema = R.schema
+        let armLimit: DatabaseValue = fetchLimit.map { .integer(Int64(fetchOffset + $0)) } ?? dialect.unlimited
+        sql.append("SELECT * FROM (")
+        for tier in 0..<3 {
+            if tier > 0 { sql.append(" UNION ALL ") }
+            sql.append("SELECT * FROM (SELECT ")
+            sql.append(resultColumns)
+            sql.append(" FROM ")
+            sql.append(schema.table)
+            sql.append(" WHERE (")
+            switch tier {
+            case 0:
+                tiers.appendWholeWords(into: &sql)
+            case 1:
+                tiers.appendPrefix(dialect: dialect, into: &sql)
+                sql.append(") AND NOT (")
+                tiers.appendWholeWords(into: &sql)
+            default:
+                sql.append(tiers.keyExpression)
+                sql.append(" IS NULL OR NOT (")
+                tiers.appendPrefix(dialect: dialect, into: &sql)
+                sql.append(")")
+            }
+            sql.append(") AND (")
+            // The first two tiers read the key's index in order and stop at the page: each row's
+            // full-text match is checked. The last one collects the matches.
+            var compiler = PredicateCompiler(schema: schema, dialect: dialect)
+            compiler.checksFullTextPerRow = tier < 2
+            try compiler.compile(predicate, into: &sql)
+            sql.append(")")
+            try appendOrder(order, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
+            sql.append(" LIMIT ")
+            sql.bind(armLimit)
+            sql.append(")")
+        }
+        sql.append(")")
+        appendLimitAndOffset(dialect: dialect, into: &sql)
+    }
+
+    /// ` LIMIT ? OFFSET ?`, always bound, so the SQL does not change with them.
+    private func appendLimitAndOffset(dialect: some SQLDialect, into sql: inout SQLBuilder) {
         sql.append(" LIMIT ")
         sql.bind(fetchLimit.map { .integer(Int64($0)) } ?? dialect.unlimited)
         sql.append(" OFFSET ")
         sql.bind(.integer(Int64(fetchOffset)))
     }
 
-    /// The ORDER BY clause.
+    /// The ORDER BY clause for `descriptors` (or, `continuing` one already begun, its next terms).
     private func appendOrder(
-        rankOrder: String?, compiler: PredicateCompiler, dialect: some SQLDialect, into sql: inout SQLBuilder
+        _ descriptors: [FetchSortDescriptor], rankOrder: String?, compiler: PredicateCompiler, dialect: some SQLDialect,
+        into sql: inout SQLBuilder, continuing: Bool = false
     ) throws {
         let schema = R.schema
-        for (index, descriptor) in sortDescriptors.enumerated() {
-            sql.append(index == 0 ? " ORDER BY " : ", ")
+        for (index, descriptor) in descriptors.enumerated() {
+            sql.append(index == 0 && !continuing ? " ORDER BY " : ", ")
             guard let column = descriptor.column else {
                 guard let rankOrder else { throw FetchRequestError.relevanceWithoutFullText }
                 sql.append(rankOrder)

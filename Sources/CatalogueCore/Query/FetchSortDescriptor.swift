@@ -28,8 +28,11 @@ public struct FetchSortDescriptor: Sendable, Hashable {
         self.options = []
     }
 
-    /// Full-text relevance (FTS5 bm25 rank), best match first. Needs a ``FetchPredicate/fullText(_:)``
-    /// at the top level of the request's predicate.
+    /// Full-text relevance, best match first. Needs a ``FetchPredicate/fullText(_:)`` at the
+    /// top level of the request's predicate. Followed by a folded key's order (``byName``,
+    /// ``by(_:)``), it ranks in the tiers of ``RelevanceTiers``: whole words at the start of the
+    /// key, then keys starting with the text, then the other matches, each tier in that order.
+    /// Alone, it sorts by the engine's score (FTS5's bm25 on SQLite, `ts_rank` on PostgreSQL).
     public static let relevance = FetchSortDescriptor(relevance: ())
 
     /// The catalogue's display order for a record with a `name`: folded name, name, id.

@@ -10,6 +10,9 @@ import Foundation
 struct PredicateCompiler {
     let schema: RecordSchema
     let dialect: any SQLDialect
+    /// Whether the statement reads rows in another index's order and stops at its page, so a
+    /// full-text condition is checked row by row (``SQLDialect/appendFullTextCheck(_:schema:into:)``).
+    var checksFullTextPerRow = false
 
     /// Lists longer than this compile as a balanced tree of parenthesized halves: SQLite nests a
     /// chain of `a AND b AND …` one level per operand and refuses trees deeper than 1000
@@ -75,7 +78,11 @@ struct PredicateCompiler {
             guard schema.fullTextTable != nil else {
                 throw FetchRequestError.noFullTextTable(table: schema.table)
             }
-            try dialect.appendFullTextMatch(pattern, schema: schema, into: &sql)
+            if checksFullTextPerRow {
+                try dialect.appendFullTextCheck(pattern, schema: schema, into: &sql)
+            } else {
+                try dialect.appendFullTextMatch(pattern, schema: schema, into: &sql)
+            }
         case .substitution(_, let variable):
             throw FetchRequestError.unboundVariable(variable)
         }

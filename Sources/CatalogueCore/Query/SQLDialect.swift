@@ -53,6 +53,15 @@ public protocol SQLDialect: Sendable {
     func appendRankedSource(
         _ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder
     ) throws -> String
+    /// Appends "the record `id` matches the full-text `pattern`" for a statement that reads rows
+    /// in another index's order and stops at its page, so few rows are checked: an engine may
+    /// check each row rather than collect every match first. By default
+    /// ``appendFullTextMatch(_:schema:into:)``.
+    func appendFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws
+    /// Whether relevance tiers (``RelevanceTiers``) are written as the arms of a `UNION ALL`,
+    /// which the engine runs in order and stops once it has the page (SQLite), rather than as
+    /// an `ORDER BY CASE …` over every match. False by default.
+    var ranksTiersByUnion: Bool { get }
     /// The expression whose first character decides a record's section: the column itself
     /// where the engine reads the first character cheaply, else an expression for it.
     func sectionExpression(_ qualifiedColumn: String) -> String
@@ -63,6 +72,12 @@ public protocol SQLDialect: Sendable {
 }
 
 extension SQLDialect {
+    public func appendFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
+        try appendFullTextMatch(pattern, schema: schema, into: &sql)
+    }
+
+    public var ranksTiersByUnion: Bool { false }
+
     public func orderTerm(_ expression: String, ascending: Bool, table: String, column: String) -> String {
         ascending ? expression : expression + " DESC"
     }

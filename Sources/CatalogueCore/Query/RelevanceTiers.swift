@@ -1,0 +1,76 @@
+/// Relevance, the way search engines rank what a user types: in tiers over the display key,
+/// each tier in display order.
+///
+/// For words typed `w1 … wn` (folded and joined by spaces: the text `t`), on the key of the
+/// request's first ordered column (the folded name; the folded capital in the capital scope):
+/// 1. **whole words first**: the key is `t`, or starts with `t` and a space ("new" → New
+///    Caledonia, New Zealand);
+/// 2. **then names that start with the text**: `t` ends inside a word ("united ki" → United
+///    Kingdom; "new" → Newfoundland);
+/// 3. **then every other match**: a later word of the name, an alias or another column holds
+///    the words ("new" → Papua New Guinea).
+///
+/// Nothing is scored: the first two tiers are ranges of the key's index, read in order, so a
+/// page of a one-letter search stops after 50 rows instead of scoring every match (bm25 over
+/// 220,885 products took 170 ms for `c`). Engines write the tiers as arms of a `UNION ALL`
+/// evaluated in order (SQLite) or as one `ORDER BY CASE …` (PostgreSQL); the order is the same.
+///
+/// ```swift
+/// let tiers = RelevanceTiers(pattern: FullTextPattern(matchingAllPrefixesIn: "New")!, order: FetchSortDescriptor.byName, schema: Country.schema)
+/// tiers?.text          // "new"
+/// tiers?.keyExpression // "country.name_key"
+/// ```
+public struct RelevanceTiers: Sendable, Hashable {
+    /// The qualified key column the tiers compare (`country.name_key`).
+    public let keyExpression: String
+    /// The typed words, folded, joined by single spaces.
+    public let text: String
+
+    /// The tiers for `pattern` over the first column of `order`, when that column is sorted
+    /// ascending by its folded key; nil otherwise (then relevance falls back to the engine's
+    /// score).
+    public init?(pattern: FullTextPattern, order: [FetchSortDescriptor], schema: RecordSchema) {
+        guard let first = order.first, let column = first.column, first.ascending,
+              first.options == .caseAndDiacriticInsensitive,
+              let key = schema.keyColumn(for: column), let qualified = schema.qualifiedColumns[key]
+        else { return nil }
+        keyExpression = qualified
+        text = Folding.fold(pattern.words.joined(separator: " "))
+    }
+
+    /// Appends "the key is the text, or the text and a space begin it" (tier 1): one range of
+    /// the key's index, `[t, t + "!")`, less the keys where a control character follows `t`.
+    public func appendWholeWords(into sql: inout SQLBuilder) {
+        sql.append(keyExpression)
+        sql.append(" >= ")
+        sql.bind(.text(text))
+        sql.append(" AND ")
+        sql.append(keyExpression)
+        sql.append(" < ")
+        sql.bind(.text(text + "!"))
+        sql.append(" AND (")
+        sql.append(keyExpression)
+        sql.append(" = ")
+        sql.bind(.text(text))
+        sql.append(" OR ")
+        sql.append(keyExpression)
+        sql.append(" >= ")
+        sql.bind(.text(text + " "))
+        sql.append(")")
+    }
+
+    /// Appends "the text begins the key" (tiers 1 and 2).
+    public func appendPrefix(dialect: some SQLDialect, into sql: inout SQLBuilder) {
+        dialect.appendPrefixRange(keyExpression, prefix: text, into: &sql)
+    }
+
+    /// Appends `CASE WHEN <whole words> THEN 0 WHEN <prefix> THEN 1 ELSE 2 END`: the tier of a
+    /// row, for engines that sort every match.
+    public func appendTierExpression(dialect: some SQLDialect, into sql: inout SQLBuilder) {
+        sql.append("CASE WHEN ")
+        appendWholeWords(into: &sql)
+        sql.append(" THEN 0 WHEN ")
+        appendPrefix(dialect: dialect, into: &sql)
+        sql.append(" THEN 1 ELSE 2 END")
+    }
+}
