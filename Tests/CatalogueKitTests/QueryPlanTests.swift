@@ -75,4 +75,16 @@ struct QueryPlanTests {
         let request = FetchRequest<Product>(predicate: .beginsWith("name", "iP", options: .caseInsensitive))
         expectIndexed(try plan(request), table: "product", index: "product_by_name_key")
     }
+
+    @Test("Ranked words: the first two tiers read product_by_name_key in order and check each row's match; only the last collects the matches")
+    func rankedWords() throws {
+        for text in ["c", "ip mi", "ipad"] {
+            let plan = try plan(CatalogueSearch.products(matching: text, mode: .words))
+            let ordered = plan.filter { $0.hasPrefix("SEARCH product USING") && $0.contains("INDEX product_by_name_key") }
+            #expect(ordered.count == 2, "\(text): \(plan)")
+            #expect(plan.filter { $0.contains("TEMP B-TREE") }.count == 1, "\(text): only the last tier sorts: \(plan)")
+            let check = text == "ipad" ? "LIST SUBQUERY" : "CORRELATED SCALAR SUBQUERY"
+            #expect(plan.contains { $0.contains(check) }, "\(text): \(plan)")
+        }
+    }
 }
