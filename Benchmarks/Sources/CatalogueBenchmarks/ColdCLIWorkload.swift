@@ -42,6 +42,40 @@ struct ColdCLIWorkload {
         return result
     }
 
+    /// What a user waits for: `catalogue search` in every match mode, as typed, with its page and
+    /// its count ("50 of more than 1,000 shown"), whole process; one row per search.
+    static let userSearches: [(label: String, arguments: [String])] = [
+        ("prefix `cré`", ["cré"]),
+        ("contains `mug`", ["mug", "--match", "contains"]),
+        ("contains `pât`", ["pât", "--match", "contains"]),
+        ("contains `zzq` (no match)", ["zzq", "--match", "contains"]),
+        ("contains `a`", ["a", "--match", "contains"]),
+        ("words `c`", ["c", "--match", "words"]),
+        ("words `la`", ["la", "--match", "words"]),
+        ("words `lamp`", ["lamp", "--match", "words"]),
+        ("terms `lamp 2001`", ["lamp", "2001", "--match", "terms"]),
+    ]
+
+    func runUserWait() throws -> WorkloadResult {
+        let copy = data.path + ".wait-copy"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
+        try FileManager.default.copyItem(atPath: data.path, toPath: copy)
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) } }
+        let base = ["search", "--db", copy, "--entity", "products", "--limit", "50"]
+        try Self.check(ChildProcessRun.run(catalogue, base + ["x"]))  // seeds the copy with countries
+        var samples = Array(repeating: Samples(), count: Self.userSearches.count)
+        for _ in 0..<rounds {
+            for (index, search) in Self.userSearches.enumerated() {
+                samples[index].append(try Self.check(ChildProcessRun.run(catalogue, base + search.arguments)).seconds)
+            }
+        }
+        var result = WorkloadResult(
+            title: "What a user waits for: page and count (`catalogue search`, default capped count, process start to exit)",
+            size: data.size, results: zip(Self.userSearches, samples).map { ($0.label, $1) }, anchor: "prefix `cré`")
+        result.notes = ["Each row is one search, whole process, \(rounds) runs; the count stops at 1,000 (\"50 of more than 1,000 shown\")."]
+        return result
+    }
+
     /// `run`, or an error when the program failed.
     @discardableResult
     static func check(_ run: ChildProcessRun) throws -> ChildProcessRun {

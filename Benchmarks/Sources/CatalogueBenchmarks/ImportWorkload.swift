@@ -36,7 +36,7 @@ struct ImportWorkload {
     }
 
     /// The report section and the import's time as a multiple of the stock shell's.
-    func run() throws -> (report: String, ratioToShell: Double) {
+    func run() throws -> (report: String, ratioToShell: Double, seconds: Double) {
         guard FileManager.default.isExecutableFile(atPath: catalogueBinary) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey:
                 "no catalogue binary at \(catalogueBinary): run `swift build -c release` in the root package, or pass --catalogue PATH"])
@@ -103,7 +103,7 @@ struct ImportWorkload {
             + (ChildProcessRun.measuresOwnPeak ? "Peak RSS is each program's own (`/usr/bin/time -f %M`)."
                 : "Peak RSS comes from `wait4`; the benchmark process held \(ownResident / (1 << 20)) MiB when it spawned them "
                     + "(a child cannot report less).")] + notes
-        return (lines.joined(separator: "\n"), median[0].seconds / anchor)
+        return (lines.joined(separator: "\n"), median[0].seconds / anchor, median[0].seconds)
     }
 
     private func failure(_ name: String, _ run: ChildProcessRun) -> Error {

@@ -100,19 +100,29 @@ struct SearchEngines {
         catalogueKit { request($0, mode) }
     }
 
-    /// The SQL CatalogueKit generates, run on the raw C API; arguments computed before timing.
+    /// The SQL CatalogueKit runs for `request`: planned on one of its connections, so a
+    /// CONTAINS reads the trigram index when CatalogueKit's would (the planning itself, a count
+    /// of candidates, is CatalogueKit's cost only).
+    func plannedSQL(_ request: CatalogueKit.FetchRequest<Product>) throws -> SQLFragment {
+        try catalogue.sqlite!.database.read { db in try request.selectSQL(in: db.plannedDialect(for: request)) }
+    }
+
+    /// The SQL CatalogueKit generates, run on the raw C API: statements prepared and arguments
+    /// computed before timing (one statement per distinct SQL among the keystrokes: the
+    /// relevance tiers and the CONTAINS plan depend on the text).
     func rawC(_ name: String = "raw C API", texts: [String], _ makeRequest: (String) -> CatalogueKit.FetchRequest<Product>) throws -> Engine {
-        let sql = try makeRequest(texts[0]).selectSQL().sql
-        let statement = try raw.prepare(sql)
-        var arguments: [String: [CatalogueKit.DatabaseValue]] = [:]
+        var statements: [String: RawStatement] = [:]
+        var keystrokes: [String: (statement: RawStatement, arguments: [CatalogueKit.DatabaseValue])] = [:]
         for text in texts {
-            let fragment = try makeRequest(text).selectSQL()
-            precondition(fragment.sql == sql, "the keystrokes of one workload must share their SQL")
-            arguments[text] = fragment.arguments
+            let fragment = try plannedSQL(makeRequest(text))
+            let statement = try statements[fragment.sql] ?? raw.prepare(fragment.sql)
+            statements[fragment.sql] = statement
+            keystrokes[text] = (statement, fragment.arguments)
         }
         return Engine(name: name) { text in
-            statement.bind(arguments[text]!)
-            return statement.products().count
+            let keystroke = keystrokes[text]!
+            keystroke.statement.bind(keystroke.arguments)
+            return keystroke.statement.products().count
         }
     }
 
@@ -120,15 +130,24 @@ struct SearchEngines {
         try rawC(texts: texts) { request($0, mode) }
     }
 
+    /// The SQL and arguments CatalogueKit runs for each keystroke, computed before timing.
+    private func grdbKeystrokes(_ mode: MatchMode, texts: [String]) throws -> [String: (sql: String, arguments: GRDB.StatementArguments)] {
+        var keystrokes: [String: (sql: String, arguments: GRDB.StatementArguments)] = [:]
+        for text in texts {
+            let fragment = try plannedSQL(request(text, mode))
+            keystrokes[text] = (fragment.sql, try grdbArguments(fragment.arguments))
+        }
+        return keystrokes
+    }
+
     /// The same SQL through GRDB: cached statement and a Row cursor.
     func grdbRowCursor(_ mode: MatchMode, texts: [String]) throws -> Engine {
-        let sql = try request(texts[0], mode).selectSQL().sql
-        var arguments: [String: GRDB.StatementArguments] = [:]
-        for text in texts { arguments[text] = try grdbArguments(request(text, mode).selectSQL().arguments) }
+        let keystrokes = try grdbKeystrokes(mode, texts: texts)
         return Engine(name: "GRDB Row cursor") { text in
             try grdb.inDatabase { db in
-                let statement = try db.cachedStatement(sql: sql)
-                let rows = try Row.fetchCursor(statement, arguments: arguments[text]!)
+                let keystroke = keystrokes[text]!
+                let statement = try db.cachedStatement(sql: keystroke.sql)
+                let rows = try Row.fetchCursor(statement, arguments: keystroke.arguments)
                 var products: [Product] = []
                 while let row = try rows.next() {
                     products.append(Product(id: row[0], name: row[1], type: row[2], year: row[3], price: row[4]))
@@ -140,21 +159,23 @@ struct SearchEngines {
 
     /// The same SQL through GRDB, decoding `Decodable` records.
     func grdbDecodable(_ mode: MatchMode, texts: [String]) throws -> Engine {
-        let sql = try request(texts[0], mode).selectSQL().sql
-        var arguments: [String: GRDB.StatementArguments] = [:]
-        for text in texts { arguments[text] = try grdbArguments(request(text, mode).selectSQL().arguments) }
+        let keystrokes = try grdbKeystrokes(mode, texts: texts)
         return Engine(name: "GRDB Decodable") { text in
             try grdb.inDatabase { db in
-                let statement = try db.cachedStatement(sql: sql)
-                return try GRDBProduct.fetchAll(statement, arguments: arguments[text]!).count
+                let keystroke = keystrokes[text]!
+                let statement = try db.cachedStatement(sql: keystroke.sql)
+                return try GRDBProduct.fetchAll(statement, arguments: keystroke.arguments).count
             }
         }
     }
 
     /// GRDB's own full-text idiom: FTS5Pattern(matchingAllPrefixesIn:) per keystroke, with the
-    /// SQL of `makeRequest` (whose one argument before LIMIT/OFFSET is the pattern).
+    /// SQL of `makeRequest`, whose only argument before LIMIT and OFFSET is the pattern (the
+    /// unranked page).
     func grdbFTS5Pattern(_ name: String, texts: [String], _ makeRequest: (String) -> CatalogueKit.FetchRequest<Product>) throws -> Engine {
-        let sql = try makeRequest(texts[0]).selectSQL().sql
+        let first = try makeRequest(texts[0]).selectSQL()
+        let sql = first.sql
+        precondition(first.arguments.count == 3, "the SQL takes the pattern, LIMIT and OFFSET")
         return Engine(name: name) { text in
             try grdb.inDatabase { db in
                 guard let pattern = FTS5Pattern(matchingAllPrefixesIn: text) else { return 0 }

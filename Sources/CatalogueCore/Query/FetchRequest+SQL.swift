@@ -54,7 +54,7 @@ extension FetchRequest {
         let schema = R.schema
         let compiler = PredicateCompiler(schema: schema, dialect: dialect)
         sql.append(" FROM ")
-        if schema.fullTextTable != nil, let (pattern, others) = fullTextConjunct() {
+        if schema.fullTextTable != nil, let (pattern, others) = predicate.fullTextConjunct {
             _ = try dialect.appendRankedSource(pattern, schema: schema, into: &sql)
             if !others.isEmpty {
                 sql.append(" AND (")
@@ -66,17 +66,6 @@ extension FetchRequest {
         sql.append(schema.table)
         sql.append(" WHERE ")
         try compiler.compile(predicate, into: &sql)
-    }
-
-    /// The full-text pattern among the predicate's top-level conjuncts, and the other conjuncts.
-    private func fullTextConjunct() -> (pattern: FullTextPattern, others: [FetchPredicate])? {
-        var conjuncts: [FetchPredicate]
-        if case .and(let predicates) = predicate { conjuncts = predicates } else { conjuncts = [predicate] }
-        guard let index = conjuncts.firstIndex(where: { if case .fullText = $0 { true } else { false } }),
-              case .fullText(let pattern) = conjuncts[index]
-        else { return nil }
-        conjuncts.remove(at: index)
-        return (pattern, conjuncts)
     }
 
     /// SELECT, FROM, WHERE, ORDER BY, LIMIT and OFFSET. With a relevance sort: the tiers of
@@ -97,7 +86,7 @@ extension FetchRequest {
             return
         }
         guard schema.fullTextTable != nil else { throw FetchRequestError.noFullTextTable(table: schema.table) }
-        guard let (pattern, others) = fullTextConjunct() else { throw FetchRequestError.relevanceWithoutFullText }
+        guard let (pattern, others) = predicate.fullTextConjunct else { throw FetchRequestError.relevanceWithoutFullText }
         let order = Array(sortDescriptors[sortDescriptors.index(after: relevance)...])
         if sortDescriptors[..<relevance].isEmpty, let tiers = RelevanceTiers(pattern: pattern, order: order, schema: schema) {
             if dialect.ranksTiersByUnion {
@@ -164,9 +153,10 @@ extension FetchRequest {
             }
             sql.append(") AND (")
             // The first two tiers read the key's index in order and stop at the page: each row's
-            // full-text match is checked. The last one collects the matches.
+            // full-text match is checked. The last one collects the matches and sorts them,
+            // unless the dialect says they are many (then it reads in order too).
             var compiler = PredicateCompiler(schema: schema, dialect: dialect)
-            compiler.checksFullTextPerRow = tier < 2
+            compiler.checksFullTextPerRow = tier < 2 || dialect.readsLastTierInOrder
             try compiler.compile(predicate, into: &sql)
             sql.append(")")
             try appendOrder(order, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
