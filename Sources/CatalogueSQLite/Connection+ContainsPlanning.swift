@@ -2,9 +2,7 @@ import CatalogueCore
 import SQLiteStore
 
 extension Connection {
-    /// SQLite's dialect for `request`: for a page of ranked words with many matches, the last
-    /// relevance tier read in name order (``SQLiteDialect/readsLastTierInOrder``); and each
-    /// `CONTAINS[cd]` on a substring-indexed key
+    /// SQLite's dialect for `request`, with each `CONTAINS[cd]` on a substring-indexed key
     /// planned for `work`: the trigram index finds the candidates when they number at most
     /// ``SQLiteTrigramIndex/candidateLimit(for:)``, counted through the index and stopping
     /// after that; otherwise the key index is scanned in order. Either way the rows and their
@@ -23,9 +21,6 @@ extension Connection {
         var dialect = SQLiteDialect()
         let schema = R.schema
         let work = work ?? (request.fetchLimit == nil ? .everyMatch : .page)
-        if work == .page, try hasManyRankedMatches(request) {
-            dialect.readsLastTierInOrder = true
-        }
         guard !schema.substringIndexedColumns.isEmpty else { return dialect }
         for (keyColumn, needle) in request.predicate.keyContainsComparisons(in: schema) {
             guard let index = SQLiteTrigramIndex.index(forQualifiedKey: keyColumn, in: schema),
@@ -41,20 +36,6 @@ extension Connection {
             dialect.trigramLookups[SQLiteDialect.TrigramLookup(expression: keyColumn, needle: needle)] = index
         }
         return dialect
-    }
-
-    /// Whether `request` is ranked in tiers and its full-text matches number more than
-    /// ``SQLiteTrigramIndex/pageCandidateLimit`` (counted through the index, stopping there).
-    /// Sorting that many by name costs more than reading the name index in order, which meets
-    /// the page's rows early when matches are that common.
-    private func hasManyRankedMatches<R: Record>(_ request: FetchRequest<R>) throws -> Bool {
-        guard let fts = R.schema.fullTextTable, request.sortDescriptors.first?.column == nil,
-              let pattern = request.predicate.topLevelFullTextPattern
-        else { return false }
-        let limit = SQLiteTrigramIndex.pageCandidateLimit
-        let matches: Int = try scalar(
-            "SELECT count(*) FROM (SELECT 1 FROM \(fts) WHERE \(fts) MATCH ? LIMIT ?)", [pattern.fts5Pattern, limit + 1]) ?? 0
-        return matches > limit
     }
 
     /// Whether the schema has a table or virtual table named `name`.

@@ -163,11 +163,6 @@ public struct SQLiteDialect: SQLDialect {
     /// reached, so relevance tiers are arms (``RelevanceTiers``).
     public var ranksTiersByUnion: Bool { true }
 
-    /// Set by ``Connection/plannedDialect(for:work:)`` for a page whose full-text matches number
-    /// more than ``SQLiteTrigramIndex/pageCandidateLimit``: the last tier then reads the name
-    /// index in order instead of sorting every match.
-    public var readsLastTierInOrder = false
-
     /// `table_fts JOIN table ON table.id = table_fts.rowid WHERE table_fts MATCH ?`, ranked
     /// by FTS5's `rank` (bm25).
     public func appendRankedSource(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws -> String {

@@ -15,9 +15,4 @@ extension FetchPredicate {
         conjuncts.remove(at: index)
         return (pattern, conjuncts)
     }
-
-    /// The pattern of ``fullTextConjunct``, if any.
-    public var topLevelFullTextPattern: FullTextPattern? {
-        fullTextConjunct?.pattern
-    }
 }

@@ -153,10 +153,10 @@ extension FetchRequest {
             }
             sql.append(") AND (")
             // The first two tiers read the key's index in order and stop at the page: each row's
-            // full-text match is checked. The last one collects the matches and sorts them,
-            // unless the dialect says they are many (then it reads in order too).
+            // full-text match is checked. The last one collects the matches and sorts them: its
+            // cost grows with the matches, but never depends on where they lie in name order.
             var compiler = PredicateCompiler(schema: schema, dialect: dialect)
-            compiler.checksFullTextPerRow = tier < 2 || dialect.readsLastTierInOrder
+            compiler.checksFullTextPerRow = tier < 2
             try compiler.compile(predicate, into: &sql)
             sql.append(")")
             try appendOrder(order, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)

@@ -62,10 +62,6 @@ public protocol SQLDialect: Sendable {
     /// which the engine runs in order and stops once it has the page (SQLite), rather than as
     /// an `ORDER BY CASE …` over every match. False by default.
     var ranksTiersByUnion: Bool { get }
-    /// Whether the last relevance tier (every other match) is read in the key's order, each
-    /// row checked, and stopped at the page, rather than collected and sorted: what pays when
-    /// the matches are many (an engine that counted them says so). False by default.
-    var readsLastTierInOrder: Bool { get }
     /// The expression whose first character decides a record's section: the column itself
     /// where the engine reads the first character cheaply, else an expression for it.
     func sectionExpression(_ qualifiedColumn: String) -> String
@@ -81,8 +77,6 @@ extension SQLDialect {
     }
 
     public var ranksTiersByUnion: Bool { false }
-
-    public var readsLastTierInOrder: Bool { false }
 
     public func orderTerm(_ expression: String, ascending: Bool, table: String, column: String) -> String {
         ascending ? expression : expression + " DESC"
