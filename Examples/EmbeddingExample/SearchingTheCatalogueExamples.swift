@@ -20,6 +20,13 @@ func cappedCountExample(catalogue: Catalogue) throws {
     print(results.shownSummary)   // "50 of more than 1,000 shown" (at 1M products)
 }
 
+func suggestionsExample(catalogue: Catalogue) throws {
+    let names = try catalogue.read { db in
+        try CatalogueSearch.suggestions(for: "Phillipines", scope: CountryScope.name, in: db)
+    }
+    print(names)   // ["Philippines"]
+}
+
 func predicateExamples(catalogue: Catalogue) throws {
     let typed: FetchPredicate = .beginsWith("name", "bo", options: .caseAndDiacriticInsensitive)
         && .greaterThan("population", 1_000_000)

@@ -95,6 +95,12 @@ struct SearchCommand: ParsableCommand {
             ? results.shownSummary + " (--limit 0 for all)"
             : results.summary
         RecordPrinter(format: format).print(results.records.map(\.listFields), keys: keys, summary: summary)
+        if results.records.isEmpty, results.totalCount == 0, !text.isEmpty {
+            let suggestions = try catalogue.read { db in try R.suggestions(for: text, scope: scope.key, in: db) }
+            if !suggestions.isEmpty {
+                standardError("did you mean: \(suggestions.joined(separator: ", "))?")
+            }
+        }
     }
 
     private static func fixedScope<R: CatalogueRecord>(_ key: String?, of type: R.Type) throws -> SearchScope? {

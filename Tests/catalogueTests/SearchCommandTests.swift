@@ -24,6 +24,25 @@ struct SearchCommandTests {
         #expect(try result.jsonNames() == expected)
     }
 
+    @Test("A search that finds nothing suggests close names on stderr: did you mean: Colombia?")
+    func suggestions() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let colombia = try runner.run(["search", "Columbia"])
+        #expect(colombia.status == 0)
+        #expect(colombia.standardOutput == "No items found\n")
+        #expect(colombia.standardError == "did you mean: Colombia?\n")
+        let bogota = try runner.run(["search", "Bogata", "--scope", "capital"])
+        #expect(bogota.standardError == "did you mean: Bogotá?\n")
+        let iPhone = try runner.run(["search", "iphnoe", "--entity", "products", "--match", "words"])
+        #expect(iPhone.standardError.hasPrefix("did you mean: iPhone, "), "\(iPhone.standardError)")
+        // Nothing close, or something found: stderr stays empty.
+        #expect(try runner.run(["search", "zzzz"]).standardError.isEmpty)
+        #expect(try runner.run(["search", "colombia"]).standardError.isEmpty)
+        // Formats for programs print rows only.
+        #expect(try runner.run(["search", "Columbia", "--format", "json"]).standardError.isEmpty)
+    }
+
     @Test("Table output ends with the item count, or says how many of how many a --limit showed")
     func tableSummary() throws {
         let runner = try CommandRunner()

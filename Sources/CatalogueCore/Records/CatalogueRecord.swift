@@ -18,6 +18,14 @@ public protocol CatalogueRecord: ImportableRecord, Codable {
     /// the repository's semantics (``CatalogueSearch``). Throws ``SearchScopeError`` for an
     /// unknown scope key.
     static func searchRequest(matching text: String, scope: String?, mode: MatchMode) throws -> FetchRequest<Self>
+
+    /// Up to five values of the scope with key `scope` close to `text`, for a search that found
+    /// nothing ("did you mean: Colombia?"; `CatalogueSearch.suggestions(for:scope:in:limit:)`).
+    ///
+    /// ```swift
+    /// let names = try catalogue.read { db in try Country.suggestions(for: "Columbia", scope: nil, in: db) }  // ["Colombia"]
+    /// ```
+    static func suggestions(for text: String, scope: String?, in db: some CatalogueReading) throws -> [String]
 }
 
 /// A search scope that the entity does not have, or (``isSearchOnly``) a scope that only

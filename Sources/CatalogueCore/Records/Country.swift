@@ -152,12 +152,19 @@ public struct Country: CatalogueRecord, Hashable {
 
     /// The request for countries matching `text` in the scope with key `scope`.
     public static func searchRequest(matching text: String, scope: String?, mode: MatchMode) throws -> FetchRequest<Country> {
-        let parsed = try scope.map { key in
-            guard let parsed = CountryScope(rawValue: key.lowercased()) else {
-                throw SearchScopeError(scope: key, entity: .countries, validScopes: entity.scopes.map(\.key))
-            }
-            return parsed
+        CatalogueSearch.countries(matching: text, scope: try countryScope(scope), mode: mode)
+    }
+
+    public static func suggestions(for text: String, scope: String?, in db: some CatalogueReading) throws -> [String] {
+        try CatalogueSearch.suggestions(for: text, scope: countryScope(scope), in: db)
+    }
+
+    /// The scope with key `key` (nil: ``CountryScope/name``).
+    private static func countryScope(_ key: String?) throws -> CountryScope {
+        guard let key else { return .name }
+        guard let parsed = CountryScope(rawValue: key.lowercased()) else {
+            throw SearchScopeError(scope: key, entity: .countries, validScopes: entity.scopes.map(\.key))
         }
-        return CatalogueSearch.countries(matching: text, scope: parsed ?? .name, mode: mode)
+        return parsed
     }
 }

@@ -63,4 +63,8 @@ public struct Product: CatalogueRecord, Hashable {
     public static func searchRequest(matching text: String, scope: String?, mode: MatchMode) throws -> FetchRequest<Product> {
         CatalogueSearch.products(matching: text, scope: scope.map(ProductScope.init(parsing:)) ?? .all, mode: mode)
     }
+
+    public static func suggestions(for text: String, scope: String?, in db: some CatalogueReading) throws -> [String] {
+        try CatalogueSearch.suggestions(for: text, scope: scope.map(ProductScope.init(parsing:)) ?? .all, in: db)
+    }
 }
