@@ -74,4 +74,18 @@ struct CappedCountTests {
         }
         #expect(counts == [1, 1_001, 1_205, 0])
     }
+
+    @Test("Scope counts up to a cap: each scope stops after cap + 1, the exact figure below it", arguments: EngineUnderTest.all)
+    func scopeCounts(engine: EngineUnderTest) throws {
+        let catalogue = try catalogue(engine)
+        let scopes = try catalogue.scopes(of: Product.self)
+        for mode in [MatchMode.prefix, .contains, .words, .terms] {
+            let request = { (scope: SearchScope) in try Product.searchRequest(matching: "widget", scope: scope.key, mode: mode) }
+            let exact = try catalogue.counts(of: scopes, request)
+            let capped = try catalogue.counts(of: scopes, limit: .capped(at: 1_000), request)
+            #expect(exact.first == 1_205, "\(mode)")
+            #expect(capped == exact.map { min($0, 1_001) }, "\(mode)")
+            #expect(try catalogue.counts(of: scopes, limit: .exact, request) == exact, "\(mode)")
+        }
+    }
 }

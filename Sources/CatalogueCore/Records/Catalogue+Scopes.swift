@@ -54,6 +54,28 @@ extension Catalogue {
         of scopes: [SearchScope], counting: TypeScopeCounting = .automatic,
         _ request: (SearchScope) throws -> FetchRequest<R>
     ) throws -> [Int] {
+        try counts(of: scopes, counting: counting, limit: .exact, request)
+    }
+
+    /// The number of records in each scope, counting each no further than `limit` says: with
+    /// ``CountLimit/capped(at:)``, every scope is counted on its own and stops after the cap,
+    /// so a count above the cap is `cap + 1`, meaning "more than the cap" (grouping would read
+    /// every match). ``CountLimit/exact`` counts as ``counts(of:counting:_:)`` does.
+    ///
+    /// ```swift
+    /// try catalogue.counts(of: scopes, limit: .capped(at: 10_000)) { try Product.searchRequest(matching: "a", scope: $0.key, mode: .contains) }
+    /// // [10001, 10001, 3, …]: more than 10,000 in the first two scopes
+    /// ```
+    public func counts<R: CatalogueRecord>(
+        of scopes: [SearchScope], counting: TypeScopeCounting = .automatic, limit: CountLimit,
+        _ request: (SearchScope) throws -> FetchRequest<R>
+    ) throws -> [Int] {
+        if let cap = limit.cap {
+            return try scopes.map { scope in
+                let counted = try request(scope)
+                return try engine.reading { try $0.fetchCount(counted, stoppingAfter: cap + 1) }
+            }
+        }
         let entity = R.entity
         var byType: [String: Int]?
         let groups: Bool

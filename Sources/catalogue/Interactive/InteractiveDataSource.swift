@@ -71,17 +71,22 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
         switch mode {
         case .search:
             let request = try R.searchRequest(matching: text, scope: scope.key, mode: match)
-            let results = try catalogue.search(request, limit: Self.windowSize)
+            // Counted up to the cap, and listed as far: a keystroke never counts every match.
+            let results = try catalogue.search(request, limit: Self.windowSize, count: InteractiveCounts.limit)
             current = .search(request, count: results.totalCount)
             window = (0, results.records)
             var position: Int?
             if let id {
                 position = results.records.firstIndex { $0.id == id }
                 if position == nil, results.totalCount > results.records.count {
-                    position = try catalogue.fetchIDs(request).firstIndex(of: id)
+                    var listed = request
+                    listed.fetchLimit = results.totalCount
+                    position = try catalogue.fetchIDs(listed).firstIndex(of: id)
                 }
             }
-            return (ListLayout(count: results.totalCount, columns: columns, summary: results.summary), position)
+            let layout = ListLayout(
+                count: results.totalCount, columns: columns, summary: results.summary, isCountExact: results.isCountExact)
+            return (layout, position)
         case .browse:
             let controller = controller(for: scope)
             try controller.performFetch()
@@ -108,7 +113,8 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
         let key = "\(mode)\u{0}\(match)\u{0}\(mode == .search ? CatalogueSearch.normalizedText(text) : "")"
         let token = try catalogue.engine.changeToken()
         if let counts, counts.key == key, counts.token == token { return counts.counts }
-        let result = try catalogue.counts(of: searchScopes) { scope in
+        // Searching, each scope is counted up to the cap (InteractiveCounts); browsing, exactly.
+        let result = try catalogue.counts(of: searchScopes, limit: mode == .search ? InteractiveCounts.limit : .exact) { scope in
             switch mode {
             case .browse: R.entity.browseRequest(scope)
             case .search: try R.searchRequest(matching: text, scope: scope.key, mode: match)

@@ -76,13 +76,13 @@ enum InteractiveRenderer {
         return (line, state.isSearching ? DisplayWidth.of(label) + DisplayWidth.of(text) : nil)
     }
 
-    /// " Scope: [Name 12] · Capital 3": each scope with its count once counted, scrolled so the
-    /// selected scope shows.
+    /// " Scope: [Name 12] · Capital 3": each scope with its count once counted ("10,000+" above
+    /// the search's cap), scrolled so the selected scope shows.
     static func scopeBar(_ state: InteractiveState) -> StyledLine {
         let prefix = " Scope: "
         let counts = state.scopeCounts.flatMap { $0.count == state.scopes.count ? $0 : nil }
         let titles = state.scopes.enumerated().map { index, scope in
-            DisplayWidth.sanitized(scope.title) + (counts.map { " " + FieldFormat.grouped(Int64($0[index])) } ?? "")
+            DisplayWidth.sanitized(scope.title) + (counts.map { " " + InteractiveCounts.text($0[index], searching: state.isSearching) } ?? "")
         }
         let separator = " · "
         let room = state.size.columns - DisplayWidth.of(prefix)
@@ -125,9 +125,8 @@ enum InteractiveRenderer {
         } else {
             left = " \(state.list.summary) in \(FieldFormat.grouped(Int64(state.list.sections.count))) sections"
         }
-        let right = state.list.count > 0
-            ? "\(FieldFormat.grouped(Int64(state.selection + 1))) of \(FieldFormat.grouped(Int64(state.list.count))) "
-            : ""
+        let total = (state.list.isCountExact ? "" : "more than ") + FieldFormat.grouped(Int64(state.list.count))
+        let right = state.list.count > 0 ? "\(FieldFormat.grouped(Int64(state.selection + 1))) of \(total) " : ""
         let gap = max(1, width - DisplayWidth.of(left) - DisplayWidth.of(right))
         return StyledLine(DisplayWidth.fit(left + String(repeating: " ", count: gap) + right, to: width), style: .status)
     }

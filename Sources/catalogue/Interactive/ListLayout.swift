@@ -22,12 +22,15 @@ struct ListLayout: Equatable, Sendable {
     var jumpTable: [String: Int]
     /// The columns of a row.
     var columns: [ListColumn]
-    /// The status line: "N items found", "No items found".
+    /// The status line: "N items found", "No items found", "More than 10,000 items found".
     var summary: String
+    /// False when the search has more matches than ``count`` (it lists its first
+    /// ``InteractiveCounts/cap``).
+    var isCountExact: Bool
 
     init(
         count: Int, sections: [ListSection] = [], indexTitles: [String] = [], jumpTable: [String: Int] = [:],
-        columns: [ListColumn] = [ListColumn(title: "Name")], summary: String = ""
+        columns: [ListColumn] = [ListColumn(title: "Name")], summary: String = "", isCountExact: Bool = true
     ) {
         self.count = count
         self.sections = sections
@@ -35,6 +38,7 @@ struct ListLayout: Equatable, Sendable {
         self.jumpTable = jumpTable
         self.columns = columns
         self.summary = summary
+        self.isCountExact = isCountExact
     }
 
     /// An empty list.

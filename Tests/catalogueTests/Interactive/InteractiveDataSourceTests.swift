@@ -110,6 +110,34 @@ struct InteractiveDataSourceTests {
         #expect(terms.reduce(0, +) == 2)
     }
 
+    @Test("A search with more matches than the cap lists and counts the first 10,000; its scope counts stop there too")
+    func cappedSearch() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-capped-\(UUID().uuidString).sqlite").path
+        let catalogue = try Catalogue(path: path, seed: false)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let many = InteractiveCounts.cap + 50
+        try catalogue.write { db in
+            try db.upsert(contentsOf: (0..<many).map { Product(name: "Widget \($0)", type: "part") })
+            try db.upsert(contentsOf: (0..<3).map { Product(name: "Widget tool \($0)", type: "tool") })
+        }
+        let source = try InteractiveSources.source(for: .products, catalogue: catalogue)
+        let all = try #require(source.scopes.first)
+        let (layout, _) = try source.load(mode: .search, text: "widget", scope: all, locating: nil)
+        #expect(layout.count == InteractiveCounts.cap)
+        #expect(!layout.isCountExact)
+        #expect(layout.summary == "More than 10,000 items found")
+        #expect(try source.rows(InteractiveCounts.cap - 1..<InteractiveCounts.cap + 1).keys.sorted() == [InteractiveCounts.cap - 1])
+        // The selection is found again beyond the first window.
+        let far = try #require(try source.rows(5_000..<5_001)[5_000]?.id)
+        #expect(try source.load(mode: .search, text: "widget", scope: all, locating: far).position == 5_000)
+        let counts = try source.scopeCounts(mode: .search, text: "widget", match: .prefix)
+        #expect(counts[0] == InteractiveCounts.cap + 1)
+        #expect(counts[source.scopes.firstIndex { $0.key == "tool" }!] == 3)
+        #expect(try source.scopeCounts(mode: .browse, text: "", match: .prefix)[0] == many + 3)
+        let few = try source.load(mode: .search, text: "widget tool", scope: all, locating: nil).layout
+        #expect(few.isCountExact && few.count == 3 && few.summary == "3 items found")
+    }
+
     @Test("Match modes: terms finds ipod 2007; the capital scope lists capitals first, by capital")
     func matchModesAndColumns() throws {
         let products = try InteractiveSources.source(for: .products, catalogue: Self.catalogue)

@@ -152,10 +152,29 @@ struct InteractiveRendererTests {
         var state = InteractiveFixtures.searchingState(text: "co", count: 15)
         state.scopeCounts = [15, 4]
         #expect(InteractiveRenderer.scopeBar(state).text == " Scope: [Name 15] · Capital 4")
-        state.scopeCounts = [1_234_567, 0]
-        #expect(InteractiveRenderer.scopeBar(state).text == " Scope: [Name 1,234,567] · Capital 0")
+        state.scopeCounts = [1_234, 0]
+        #expect(InteractiveRenderer.scopeBar(state).text == " Scope: [Name 1,234] · Capital 0")
+        var browsing = InteractiveFixtures.browsingState()  // browsing counts exactly
+        browsing.scopeCounts = [1_234_567, 0]
+        #expect(InteractiveRenderer.scopeBar(browsing).text == " Scope: [Name 1,234,567] · Capital 0")
         state.scopeCounts = [1]  // stale (another entity's): not shown
         #expect(InteractiveRenderer.scopeBar(state).text == " Scope: [Name] · Capital")
+        state.scopeCounts = [InteractiveCounts.cap + 1, InteractiveCounts.cap]  // counted up to the cap
+        #expect(InteractiveRenderer.scopeBar(state).text == " Scope: [Name 10,000+] · Capital 10,000")
+    }
+
+    @Test("A search counted up to the cap says so: More than 10,000 items found, 1 of more than 10,000")
+    func cappedSearch() {
+        var state = InteractiveFixtures.searchingState(text: "a", count: 0)
+        var layout = InteractiveFixtures.searchLayout(count: InteractiveCounts.cap)
+        layout.summary = "More than 10,000 items found"
+        layout.isCountExact = false
+        state.apply(layout, selecting: 0)
+        let status = InteractiveRenderer.statusLine(state).text
+        #expect(status.hasPrefix(" More than 10,000 items found"), "\(status)")
+        #expect(status.hasSuffix("1 of more than 10,000 "), "\(status)")
+        state.apply(InteractiveFixtures.searchLayout(count: 15), selecting: 2)
+        #expect(InteractiveRenderer.statusLine(state).text.hasSuffix("3 of 15 "))
     }
 
     @Test("The help overlay lists every key and closes on any key")
