@@ -5,7 +5,7 @@ import Foundation
 /// `instr` for CONTAINS, FTS5 `MATCH` and `rank`, `LIMIT -1`, and the `catalogue_fold`
 /// function registered on every connection for columns without a stored key.
 ///
-/// A connection plans each request's `CONTAINS[cd]` comparisons (``Connection/plannedDialect(for:)``):
+/// A connection plans each request's `CONTAINS[cd]` comparisons (``Connection/plannedDialect(for:work:)``):
 /// a selective text finds its candidates through the key's trigram index
 /// (``SQLiteTrigramIndex``), a common one scans the key index in order.
 ///
