@@ -75,11 +75,7 @@ extension FetchRequest {
         let schema = R.schema
         let compiler = PredicateCompiler(schema: schema, dialect: dialect)
         guard let relevance = sortDescriptors.firstIndex(where: { $0.column == nil }) else {
-            sql.append("SELECT ")
-            sql.append(resultColumns)
-            sql.append(" FROM ")
-            sql.append(schema.table)
-            sql.append(" WHERE ")
+            appendSelectFrom(resultColumns, into: &sql)
             try compiler.compile(predicate, into: &sql)
             try appendOrder(sortDescriptors, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
             appendLimitAndOffset(dialect: dialect, into: &sql)
@@ -92,11 +88,7 @@ extension FetchRequest {
             if dialect.ranksTiersByUnion {
                 try appendTierArms(tiers, order: order, resultColumns: resultColumns, dialect: dialect, into: &sql)
             } else {
-                sql.append("SELECT ")
-                sql.append(resultColumns)
-                sql.append(" FROM ")
-                sql.append(schema.table)
-                sql.append(" WHERE ")
+                appendSelectFrom(resultColumns, into: &sql)
                 try compiler.compile(predicate, into: &sql)
                 sql.append(" ORDER BY ")
                 tiers.appendTierExpression(dialect: dialect, into: &sql)
@@ -133,11 +125,9 @@ extension FetchRequest {
         sql.append("SELECT * FROM (")
         for tier in 0..<3 {
             if tier > 0 { sql.append(" UNION ALL ") }
-            sql.append("SELECT * FROM (SELECT ")
-            sql.append(resultColumns)
-            sql.append(" FROM ")
-            sql.append(schema.table)
-            sql.append(" WHERE (")
+            sql.append("SELECT * FROM (")
+            appendSelectFrom(resultColumns, into: &sql)
+            sql.append("(")
             switch tier {
             case 0:
                 tiers.appendWholeWords(into: &sql)
@@ -166,6 +156,15 @@ extension FetchRequest {
         }
         sql.append(")")
         appendLimitAndOffset(dialect: dialect, into: &sql)
+    }
+
+    /// `SELECT resultColumns FROM table WHERE `, before a condition.
+    private func appendSelectFrom(_ resultColumns: String, into sql: inout SQLBuilder) {
+        sql.append("SELECT ")
+        sql.append(resultColumns)
+        sql.append(" FROM ")
+        sql.append(R.schema.table)
+        sql.append(" WHERE ")
     }
 
     /// ` LIMIT ? OFFSET ?`, always bound, so the SQL does not change with them.
