@@ -157,7 +157,7 @@ public struct PostgresDialect: SQLDialect {
         }
         sql.append(vector)
         sql.append(" @@ ")
-        appendQuery(words, into: &sql)
+        appendQuery(words, pattern: pattern, into: &sql)
     }
 
     /// `table CROSS JOIN (SELECT tsquery) AS catalogue_query WHERE vector @@ catalogue_query.q`,
@@ -172,7 +172,7 @@ public struct PostgresDialect: SQLDialect {
             return schema.qualifiedID
         }
         sql.append(" CROSS JOIN (SELECT ")
-        appendQuery(words, into: &sql)
+        appendQuery(words, pattern: pattern, into: &sql)
         sql.append(" AS q) AS catalogue_query WHERE ")
         sql.append(vector)
         sql.append(" @@ catalogue_query.q")
@@ -182,7 +182,18 @@ public struct PostgresDialect: SQLDialect {
     /// The tsquery `'w1':* & 'w2':* …` built in SQL from the words bound as one text (words
     /// never contain spaces): each lexeme quoted by `quote_literal` and cast, so no configuration
     /// or parser changes it and the user's text never becomes query syntax.
-    private func appendQuery(_ words: String, into sql: inout SQLBuilder) {
+    ///
+    /// A pattern with typo alternatives binds groups instead (`columbia|colombia bogota`): each
+    /// group `('w1':* | 'a1' | 'a2')`, its first word a prefix and the others whole words.
+    private func appendQuery(_ words: String, pattern: FullTextPattern, into sql: inout SQLBuilder) {
+        if let groups = PostgresFullText.queryGroups(pattern) {
+            sql.append("(SELECT string_agg('(' || (SELECT string_agg(quote_literal(a) || CASE WHEN n = 1 THEN ':*' ELSE '' END, ' | ') ")
+            sql.append("FROM unnest(string_to_array(g, '|')) WITH ORDINALITY AS alternative(a, n)) || ')', ' & ')::tsquery ")
+            sql.append("FROM unnest(string_to_array(")
+            sql.bind(.text(groups))
+            sql.append(", ' ')) AS g)")
+            return
+        }
         sql.append("(SELECT string_agg(quote_literal(w) || ':*', ' & ')::tsquery FROM unnest(string_to_array(")
         sql.bind(.text(words))
         sql.append(", ' ')) AS w)")

@@ -44,6 +44,24 @@ public enum PostgresFullText {
         return words.joined(separator: " ")
     }
 
+    /// The query of a pattern with typo alternatives, for binding: for each word its folded
+    /// words, the last followed by its alternatives after `|` (`columbia|colombia bogota`),
+    /// groups joined by spaces (words hold neither); nil when the pattern has no alternatives
+    /// (``queryWords(_:)`` then) or a word is too long to be stored.
+    static func queryGroups(_ pattern: FullTextPattern) -> String? {
+        guard pattern.hasTypoAlternatives, let alternatives = pattern.typoAlternatives else { return nil }
+        var groups: [String] = []
+        for (index, word) in pattern.words.enumerated() {
+            let folded = FullTextPattern.words(in: Folding.fold(word))
+            guard folded.allSatisfy({ $0.utf8.count <= maximumWordBytes }) else { return nil }
+            groups.append(contentsOf: folded)
+            if index < alternatives.count, !alternatives[index].isEmpty, !groups.isEmpty {
+                groups[groups.count - 1] += "|" + alternatives[index].joined(separator: "|")
+            }
+        }
+        return groups.isEmpty ? nil : groups.joined(separator: " ")
+    }
+
     /// The tsvector expression a pattern searches in `schema`'s table.
     static func vectorExpression(for pattern: FullTextPattern, schema: RecordSchema) throws -> String {
         guard let vectors = vectors[schema.table] else {

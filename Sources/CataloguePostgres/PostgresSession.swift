@@ -33,6 +33,7 @@ final class PostgresSession: CatalogueWriting {
     @_specialize(where R == Product)
     @_specialize(where R == Country)
     func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
+        let request = try resolvingTypos(in: request)
         let sql = try request.selectSQL(in: PostgresDialect())
         let rows = try runner.rows(sql)
         var records: [R] = []
@@ -44,13 +45,29 @@ final class PostgresSession: CatalogueWriting {
     }
 
     func fetchCount<R: Record>(_ request: FetchRequest<R>) throws -> Int {
+        let request = try resolvingTypos(in: request)
         let sql = try request.countSQL(in: PostgresDialect())
         return Int(try runner.integer(sql.sql, sql.arguments))
     }
 
     func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64] {
+        let request = try resolvingTypos(in: request)
         let sql = try request.select(R.schema.qualifiedID, in: PostgresDialect())
         return try runner.rows(sql).map { try PostgresRecordRow($0, sql: sql.sql).decodeInteger(at: 0) }
+    }
+
+    /// The words of `schema`'s vectors that start with `first`, from `catalogue_word`
+    /// (migration 0004), in bytewise order.
+    func fullTextVocabulary(of schema: RecordSchema, startingWith first: String) throws -> [String] {
+        guard PostgresFullText.vectors[schema.table] != nil, !first.isEmpty else { return [] }
+        var sql = "SELECT word FROM catalogue_word WHERE source = $1 AND word >= $2"
+        var arguments: [DatabaseValue] = [.text(schema.table), .text(first)]
+        if let upper = FetchPredicate.prefixSuccessor(of: first) {
+            sql += " AND word < $3"
+            arguments.append(.text(upper))
+        }
+        sql += " ORDER BY word"
+        return try runner.rows(SQLFragment(sql, arguments)).map { try PostgresRecordRow($0, sql: sql).decodeText(at: 0) }
     }
 
     // MARK: - Writes

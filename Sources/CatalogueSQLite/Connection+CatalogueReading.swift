@@ -25,6 +25,7 @@ extension Connection: CatalogueWriting {
     @_specialize(where R == Country)
     @inlinable
     public func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
+        let request = try resolvingTypos(in: request)
         let sql = try request.selectSQL(in: plannedDialect(for: request))
         return try fetchAll(sql.sql, StatementArguments(sql.arguments)) { try R(row: $0) }
     }
@@ -33,6 +34,7 @@ extension Connection: CatalogueWriting {
     /// SQL without loading a row.
     @inlinable
     public func fetchCount<R: Record>(_ request: FetchRequest<R>) throws -> Int {
+        let request = try resolvingTypos(in: request)
         let sql = try request.countSQL(in: plannedDialect(for: request, work: .everyMatch))
         return try scalar(sql.sql, StatementArguments(sql.arguments)) ?? 0
     }
@@ -41,6 +43,7 @@ extension Connection: CatalogueWriting {
     /// ``CatalogueReading/fetchCount(_:stoppingAfter:)``).
     @inlinable
     public func fetchCount<R: Record>(_ request: FetchRequest<R>, stoppingAfter limit: Int) throws -> Int {
+        let request = try resolvingTypos(in: request)
         let sql = try request.countSQL(in: plannedDialect(for: request, work: .cappedCount), stoppingAfter: limit)
         return try scalar(sql.sql, StatementArguments(sql.arguments)) ?? 0
     }
@@ -48,6 +51,7 @@ extension Connection: CatalogueWriting {
     /// The ids of the records `request` describes, in its order.
     @inlinable
     public func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64] {
+        let request = try resolvingTypos(in: request)
         let sql = try request.select(R.schema.qualifiedID, in: plannedDialect(for: request))
         return try fetchAll(sql.sql, StatementArguments(sql.arguments)) { $0.statement.int64(at: 0) }
     }
@@ -60,7 +64,7 @@ extension Connection: CatalogueWriting {
     ) throws {
         let schema = R.schema
         let keyColumn = schema.keyColumn(for: column) ?? column
-        var unlimited = request
+        var unlimited = try resolvingTypos(in: request)
         unlimited.fetchLimit = nil
         unlimited.fetchOffset = 0
         let sql = try unlimited.select(
@@ -73,6 +77,7 @@ extension Connection: CatalogueWriting {
 
     /// SQLite's plan for the request's SELECT, one line per step ("SEARCH country USING INDEX …").
     public func explainQueryPlan<R: Record>(_ request: FetchRequest<R>) throws -> [String] {
+        let request = try resolvingTypos(in: request)
         let sql = try request.selectSQL(in: plannedDialect(for: request))
         return try fetchAll("EXPLAIN QUERY PLAN " + sql.sql, StatementArguments(sql.arguments)) {
             try $0.decode(String.self, named: "detail")

@@ -194,14 +194,23 @@ public struct SQLiteDialect: SQLDialect {
 
 extension FullTextPattern {
     /// The FTS5 query: each word a quoted prefix phrase (`"united"* "ki"*`), in a column filter
-    /// (`{name aliases} : (…)`) when the pattern names columns. Bound as the argument of
-    /// `MATCH`; the quotes make every word plain text.
+    /// (`{name aliases} : (…)`) when the pattern names columns; a word with typo alternatives
+    /// is a group of them, the words then joined by `AND` (`("columbia"* OR "colombia")`). Bound as the argument of `MATCH`;
+    /// the quotes make every word plain text.
     ///
     /// ```swift
     /// FullTextPattern(matchingAllPrefixesIn: "united ki")?.fts5Pattern  // "\"united\"* \"ki\"*"
     /// ```
     public var fts5Pattern: String {
-        let phrases = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " ")
+        func quoted(_ word: String) -> String {
+            "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        let alternatives = typoAlternatives ?? []
+        let phrases = words.indices.map { index in
+            let typos = index < alternatives.count ? alternatives[index] : []
+            guard !typos.isEmpty else { return quoted(words[index]) + "*" }
+            return "(" + ([quoted(words[index]) + "*"] + typos.map(quoted)).joined(separator: " OR ") + ")"
+        }.joined(separator: hasTypoAlternatives ? " AND " : " ")  // FTS5 has no implicit AND after a group
         if let columns {
             return "{" + columns.joined(separator: " ") + "} : (" + phrases + ")"
         }

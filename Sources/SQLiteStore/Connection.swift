@@ -25,6 +25,8 @@ public final class Connection {
     var savepointDepth = 0
     /// Above zero inside ``readTransaction(_:)``: statements that write are refused.
     var writesForbidden = 0
+    /// The tables this connection made in its `temp` schema (``fullTextVocabularyTable(of:)``).
+    var temporaryTables: Set<String> = []
 
     /// How many statements this connection has compiled (cached or not), since it was opened.
     ///

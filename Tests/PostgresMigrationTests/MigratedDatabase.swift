@@ -17,6 +17,12 @@ enum MigratedDatabase {
         try database.psql("BEGIN;\n" + sql.joined(separator: "\n") + "\nCOMMIT;\n")
         return database
     }
+
+    /// Applies one more migration of the folder to `database`, in a transaction of its own.
+    static func apply(_ name: String, to database: PostgresTestDatabase) throws {
+        let sql = try String(contentsOf: migrationsURL.appendingPathComponent(name), encoding: .utf8)
+        try database.psql("BEGIN;\n" + sql + "\nCOMMIT;\n")
+    }
 }
 
 /// A notification psql printed: `Asynchronous notification "CHANNEL" with payload "…" received…`.

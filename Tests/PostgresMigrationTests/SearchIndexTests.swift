@@ -94,6 +94,36 @@ struct SearchIndexTests {
         #expect(plan.contains("Bitmap Index Scan on product_words"), "\(plan)")
     }
 
+    @Test("0004 keeps every word written to the vectors: rows there before it, inserted (also by COPY) and updated ones")
+    func wordVocabulary() throws {
+        let database = try MigratedDatabase.make(prefix: "vocabulary", more: ["0002_notify_backend.sql", "0003_trigram_indexes.sql"])
+        try database.psql("""
+            INSERT INTO product (name, name_key, type, type_key, words)
+            VALUES ('Amber lamp', 'amber lamp', 't', 't', array_to_tsvector('{amber,lamp}'));
+            INSERT INTO country (code, name, name_key, capital, capital_key, name_words, capital_words)
+            VALUES ('CO', 'Colombia', 'colombia', 'Bogotá', 'bogota', array_to_tsvector('{colombia}'), array_to_tsvector('{bogota}'));
+            """)
+        try MigratedDatabase.apply("0004_word_vocabulary.sql", to: database)
+        let words = "SELECT source || ':' || word FROM catalogue_word ORDER BY source, word"
+        #expect(try database.psql(words) == "country:bogota\ncountry:colombia\nproduct:amber\nproduct:lamp\n")
+        try database.psql("""
+            INSERT INTO product (name, name_key, type, type_key, words)
+            VALUES ('Desk lampe', 'desk lampe', 't', 't', array_to_tsvector('{desk,lampe}')),
+                   ('Lamp', 'lamp', 't', 't', array_to_tsvector('{lamp}'));
+            UPDATE product SET name = 'Amber lantern', name_key = 'amber lantern', words = array_to_tsvector('{amber,lantern}')
+            WHERE name = 'Amber lamp';
+            COPY product (name, name_key, type, type_key, words) FROM STDIN;
+            Zephyr\tzephyr\tt\tt\t'zephyr'
+            \\.
+
+            """)
+        #expect(try database.psql("SELECT word FROM catalogue_word WHERE source = 'product' ORDER BY word")
+            == "amber\ndesk\nlamp\nlampe\nlantern\nzephyr\n")
+        // Read by the range of a first letter, in bytewise order.
+        #expect(try database.psql("SELECT word FROM catalogue_word WHERE source = 'product' AND word >= 'l' AND word < 'm' ORDER BY word")
+            == "lamp\nlampe\nlantern\n")
+    }
+
     /// `%text%` with the LIKE wildcards and the escape character escaped.
     static func containsPattern(_ text: String) -> String {
         var pattern = "%"

@@ -49,6 +49,19 @@ def test_match_modes_change_the_results(page):
     expect(page.locator("#pinned")).to_be_hidden()
 
 
+def test_fuzzy_forgives_typos_and_marks_what_matched(page):
+    open_page(page, "?q=Columbia")
+    expect(page.locator("#status")).to_have_text("No items found")
+    page.locator("#match").select_option("fuzzy")
+    expect(page.locator("#list")).to_have_attribute("data-match", "fuzzy")
+    wait_idle(page, "Columbia")
+    expect(page.locator("#status")).to_have_text("1 item found")
+    expect(row(page, "Colombia").locator(".name mark")).to_have_text("Colombia")
+    # Ranked like words: one untitled section, no index; the URL keeps the mode.
+    expect(page.locator("#index")).to_be_hidden()
+    assert "match=fuzzy" in page.url
+
+
 def test_no_items_found(page):
     open_page(page, "?q=zzzqqq")
     expect(page.locator("#empty")).to_be_visible()

@@ -25,6 +25,7 @@ struct PostgresCommandTests {
         (["search", "--entity", "products", "--match", "terms", "ipod 2007"], ["iPod touch"]),
         (["search", "--entity", "products", "--match", "contains", "brûlée"], ["Crème brûlée torch set"]),
         (["search", "--match", "words", "united ki"], ["United Kingdom"]),
+        (["search", "--match", "fuzzy", "Columbia"], ["Colombia"]),
     ])
     func searches(arguments: [String], expected: [String]) async throws {
         try await onOwnThread {

@@ -15,6 +15,9 @@ struct SearchCommandTests {
         (["search", "--entity", "products", "--match", "terms", "599"], ["iPhone"]),
         (["search", "--match", "words", "united ki"], ["United Kingdom"]),
         (["search", "--match", "words", "sao tome"], ["São Tomé and Príncipe"]),
+        (["search", "--match", "fuzzy", "Columbia"], ["Colombia"]),
+        (["search", "--match", "fuzzy", "--scope", "capital", "Bogata"], ["Colombia"]),
+        (["search", "--entity", "products", "--match", "fuzzy", "iphnoe 15"], ["iPhone 15 Pro"]),
     ])
     func documentedSearches(arguments: [String], expected: [String]) throws {
         let runner = try CommandRunner()
@@ -100,7 +103,7 @@ struct SearchCommandTests {
         for index in 0..<1_000 { csv += "Widget \(index),bulk\r\n" }
         let imported = try runner.run(["import", "products", "-"], input: Data(csv.utf8))
         #expect(imported.status == 0, "\(imported.standardError)")
-        for mode in ["prefix", "contains", "words", "terms"] {
+        for mode in ["prefix", "contains", "words", "terms", "fuzzy"] {
             let capped = try runner.run(["search", "gadget", "--entity", "products", "--match", mode])
             #expect(capped.status == 0, "\(capped.standardError)")
             #expect(capped.standardOutput.hasSuffix("\n50 of more than 1,000 shown (--limit 0 for all)\n"), "\(mode)")
@@ -196,7 +199,7 @@ struct SearchCommandTests {
     @Test("Unknown scope, type or mode: a clear error listing valid values, exit 2", arguments: [
         (["search", "x", "--scope", "planet"], "valid scopes: name, capital, any"),
         (["search", "x", "--entity", "products", "--scope", "toys"], "valid scopes: all, birthdays, desktop, device, funerals, portable, weddings"),
-        (["search", "x", "--match", "fuzzy"], "'prefix', 'contains', 'words' or 'terms'"),
+        (["search", "x", "--match", "fuzzzy"], "'prefix', 'contains', 'words', 'terms' or 'fuzzy'"),
         (["search", "x", "--entity", "planets"], "'countries' and 'products'"),
         (["search", "x", "--limit", "-1"], "--limit must be 0 (no limit) or more, not -1"),
         (["search", "x", "--limit", "many"], "'many' is invalid for '--limit"),
@@ -230,7 +233,7 @@ struct SearchCommandTests {
         let text = text == "100 KB of text" ? String(repeating: "ab", count: 50_000) : text
         let runner = try CommandRunner()
         defer { runner.cleanUp() }
-        for mode in ["prefix", "contains", "words", "terms"] {
+        for mode in ["prefix", "contains", "words", "terms", "fuzzy"] {
             for entity in ["countries", "products"] {
                 let result = try runner.run(["search", "--match", mode, "--entity", entity, "--format", "json", "--", text])
                 #expect(result.status == 0, "\(mode) \(entity): \(result.standardError)")

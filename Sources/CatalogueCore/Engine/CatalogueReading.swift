@@ -34,16 +34,22 @@ public protocol CatalogueReading {
         _ request: FetchRequest<R>, column: String,
         _ body: (_ id: Int64, _ first: Unicode.Scalar?, _ foldedFirst: Unicode.Scalar?) -> Void
     ) throws
+    /// The words of `schema`'s full-text index (folded, as indexed) that start with `first`,
+    /// in order: where ``MatchMode/fuzzy`` finds the words a typed word may mean. Words no
+    /// longer stored may be among them (they match nothing).
+    func fullTextVocabulary(of schema: RecordSchema, startingWith first: String) throws -> [String]
 }
 
 extension CatalogueReading {
     public func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
+        let request = try resolvingTypos(in: request)
         var records: [R] = []
         try forEachRow(try request.selectSQL(in: dialect)) { records.append(try R(row: $0)) }
         return records
     }
 
     public func fetchCount<R: Record>(_ request: FetchRequest<R>) throws -> Int {
+        let request = try resolvingTypos(in: request)
         var count = 0
         try forEachRow(try request.countSQL(in: dialect)) { count = Int(try $0.decodeInteger(at: 0)) }
         return count
@@ -57,12 +63,14 @@ extension CatalogueReading {
     /// print(counted > 1_000 ? "more than 1,000" : "\(counted)")
     /// ```
     public func fetchCount<R: Record>(_ request: FetchRequest<R>, stoppingAfter limit: Int) throws -> Int {
+        let request = try resolvingTypos(in: request)
         var count = 0
         try forEachRow(try request.countSQL(in: dialect, stoppingAfter: limit)) { count = Int(try $0.decodeInteger(at: 0)) }
         return count
     }
 
     public func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64] {
+        let request = try resolvingTypos(in: request)
         var ids: [Int64] = []
         try forEachRow(try request.select(R.schema.qualifiedID, in: dialect)) { ids.append(try $0.decodeInteger(at: 0)) }
         return ids
@@ -78,7 +86,7 @@ extension CatalogueReading {
     ) throws {
         let schema = R.schema
         let keyColumn = schema.keyColumn(for: column) ?? column
-        var unlimited = request
+        var unlimited = try resolvingTypos(in: request)
         unlimited.fetchLimit = nil
         unlimited.fetchOffset = 0
         let columns = [

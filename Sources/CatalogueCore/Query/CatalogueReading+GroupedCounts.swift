@@ -8,7 +8,7 @@ extension CatalogueReading {
     /// // ["device": 3]
     /// ```
     public func fetchCounts<R: Record>(_ request: FetchRequest<R>, groupedBy column: String) throws -> [String: Int] {
-        var unordered = request
+        var unordered = try resolvingTypos(in: request)
         unordered.sortDescriptors = []
         unordered.fetchLimit = nil
         unordered.fetchOffset = 0

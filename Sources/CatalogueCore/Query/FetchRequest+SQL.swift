@@ -86,12 +86,23 @@ extension FetchRequest {
         let order = Array(sortDescriptors[sortDescriptors.index(after: relevance)...])
         if sortDescriptors[..<relevance].isEmpty, let tiers = RelevanceTiers(pattern: pattern, order: order, schema: schema) {
             if dialect.ranksTiersByUnion {
-                try appendTierArms(tiers, order: order, resultColumns: resultColumns, dialect: dialect, into: &sql)
+                try appendTierArms(
+                    tiers, withTypos: pattern.hasTypoAlternatives, order: order, resultColumns: resultColumns,
+                    dialect: dialect, into: &sql)
             } else {
                 appendSelectFrom(resultColumns, into: &sql)
                 try compiler.compile(predicate, into: &sql)
                 sql.append(" ORDER BY ")
-                tiers.appendTierExpression(dialect: dialect, into: &sql)
+                if pattern.hasTypoAlternatives {
+                    // Matches with typos only, after every exact match.
+                    sql.append("CASE WHEN NOT (")
+                    try dialect.appendFullTextMatch(pattern.exact, schema: schema, into: &sql)
+                    sql.append(") THEN 3 ELSE ")
+                    tiers.appendTierExpression(dialect: dialect, into: &sql)
+                    sql.append(" END")
+                } else {
+                    tiers.appendTierExpression(dialect: dialect, into: &sql)
+                }
                 try appendOrder(order, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql, continuing: true)
                 appendLimitAndOffset(dialect: dialect, into: &sql)
             }
@@ -112,18 +123,20 @@ extension FetchRequest {
 
     /// The tiers as three arms of a `UNION ALL`, each reading its part in display order and
     /// stopping at the page's end (`offset + limit` rows), the whole limited again: the engine
-    /// runs the arms in order and does not start one once it has the page.
+    /// runs the arms in order and does not start one once it has the page. `withTypos`: the
+    /// three arms match the pattern exactly, and a fourth holds the matches with typos only.
     ///
     /// `SELECT * FROM (SELECT * FROM (<tier 1> LIMIT n) UNION ALL SELECT * FROM (<tier 2> LIMIT n)
     /// UNION ALL SELECT * FROM (<tier 3> LIMIT n)) LIMIT ? OFFSET ?`
     private func appendTierArms(
-        _ tiers: RelevanceTiers, order: [FetchSortDescriptor], resultColumns: String, dialect: some SQLDialect,
-        into sql: inout SQLBuilder
+        _ tiers: RelevanceTiers, withTypos: Bool, order: [FetchSortDescriptor], resultColumns: String,
+        dialect: some SQLDialect, into sql: inout SQLBuilder
     ) throws {
         let schema = R.schema
         let armLimit: DatabaseValue = fetchLimit.map { .integer(Int64(fetchOffset + $0)) } ?? dialect.unlimited
+        let exactPredicate = withTypos ? predicate.mappingFullText(\.exact) : predicate
         sql.append("SELECT * FROM (")
-        for tier in 0..<3 {
+        for tier in 0..<(withTypos ? 4 : 3) {
             if tier > 0 { sql.append(" UNION ALL ") }
             sql.append("SELECT * FROM (")
             appendSelectFrom(resultColumns, into: &sql)
@@ -135,19 +148,24 @@ extension FetchRequest {
                 tiers.appendPrefix(dialect: dialect, into: &sql)
                 sql.append(") AND NOT (")
                 tiers.appendWholeWords(into: &sql)
-            default:
+            case 2:
                 sql.append(tiers.keyExpression)
                 sql.append(" IS NULL OR NOT (")
                 tiers.appendPrefix(dialect: dialect, into: &sql)
                 sql.append(")")
+            default:
+                sql.append("NOT (")
+                guard let (pattern, _) = predicate.fullTextConjunct else { throw FetchRequestError.relevanceWithoutFullText }
+                try dialect.appendFullTextMatch(pattern.exact, schema: schema, into: &sql)
+                sql.append(")")
             }
             sql.append(") AND (")
             // The first two tiers read the key's index in order and stop at the page: each row's
-            // full-text match is checked. The last one collects the matches and sorts them: its
+            // full-text match is checked. The others collect the matches and sort them: their
             // cost grows with the matches, but never depends on where they lie in name order.
             var compiler = PredicateCompiler(schema: schema, dialect: dialect)
             compiler.checksFullTextPerRow = tier < 2
-            try compiler.compile(predicate, into: &sql)
+            try compiler.compile(tier < 3 ? exactPredicate : predicate, into: &sql)
             sql.append(")")
             try appendOrder(order, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
             sql.append(" LIMIT ")

@@ -14,22 +14,107 @@ import Foundation
 /// pattern?.words  // ["united", "ki"]
 /// FullTextPattern(matchingAllPrefixesIn: "(*)")  // nil: no word at all
 /// ```
+///
+/// A pattern that tolerates typos (``MatchMode/fuzzy``) also matches, for each word, the
+/// indexed words within its typos (``typoAlternatives``); the engine looks them up in its
+/// full-text vocabulary before writing SQL (``CatalogueReading/resolvingTypos(in:)``).
 public struct FullTextPattern: Sendable, Hashable {
     /// The words of the text, in order.
     public let words: [String]
     /// The full-text columns the words must match in (names from the schema, not user text);
     /// nil for any.
     public let columns: [String]?
+    /// Whether a word may also match an indexed word within its typos
+    /// (``TypoDistance/allowedTypos(forLength:)``).
+    public let toleratesTypos: Bool
+    /// For each word, the folded indexed words it also matches, whole, with typos (closest
+    /// first); nil until an engine looked them up, or when the pattern does not tolerate typos.
+    public private(set) var typoAlternatives: [[String]]?
 
     /// A pattern requiring every word of `text` as a word prefix, or nil when `text` has no
     /// word. `columns` restricts the match to those FTS columns (names from the schema, not user
-    /// text).
-    public init?(matchingAllPrefixesIn text: String, columns: [String]? = nil) {
+    /// text). `toleratingTypos` lets each word also match indexed words within its typos.
+    public init?(matchingAllPrefixesIn text: String, columns: [String]? = nil, toleratingTypos: Bool = false) {
         let words = Self.words(in: text)
         guard !words.isEmpty else { return nil }
         self.words = words
         self.columns = columns?.isEmpty == true ? nil : columns
+        self.toleratesTypos = toleratingTypos
+        self.typoAlternatives = nil
     }
+
+    private init(words: [String], columns: [String]?, toleratesTypos: Bool, typoAlternatives: [[String]]?) {
+        self.words = words
+        self.columns = columns
+        self.toleratesTypos = toleratesTypos
+        self.typoAlternatives = typoAlternatives
+    }
+
+    /// The same words without typo tolerance: what the pattern matches exactly.
+    public var exact: FullTextPattern {
+        FullTextPattern(words: words, columns: columns, toleratesTypos: false, typoAlternatives: nil)
+    }
+
+    /// Whether some word has typo alternatives, so the pattern matches more than ``exact``.
+    public var hasTypoAlternatives: Bool {
+        typoAlternatives?.contains { !$0.isEmpty } == true
+    }
+
+    /// Whether the pattern tolerates typos and its alternatives are still to be looked up.
+    public var needsTypoAlternatives: Bool {
+        toleratesTypos && typoAlternatives == nil
+    }
+
+    /// The pattern with ``typoAlternatives`` looked up in an engine's vocabulary:
+    /// `vocabulary(first)` gives the indexed words (folded) that start with the character
+    /// `first`. For each word of ``TypoDistance/allowedTypos(forLength:)`` > 0 characters
+    /// (folded), the indexed words that it does not begin but that are within its typos, whole
+    /// or by their start (as "did you mean" suggestions
+    /// compare), at most ``typoAlternativeLimit``, fewest typos first. A typo in the first
+    /// letter is not forgiven: it is how the vocabulary is read, by the range of that letter.
+    ///
+    /// ```swift
+    /// let pattern = FullTextPattern(matchingAllPrefixesIn: "columbia", toleratingTypos: true)!
+    /// pattern.resolvingTypos { _ in ["colombia", "comoros"] }.typoAlternatives  // [["colombia"]]
+    /// ```
+    public func resolvingTypos(vocabulary: (String) throws -> [String]) rethrows -> FullTextPattern {
+        guard toleratesTypos else { return self }
+        var vocabularies: [String: [String]] = [:]
+        var alternatives: [[String]] = []
+        for word in words {
+            let folded = Self.words(in: Folding.fold(word))
+            // A word folding into several (rare: "½") matches exactly; so does one too short.
+            guard folded.count == 1, let first = folded[0].unicodeScalars.first,
+                  TypoDistance.allowedTypos(forLength: folded[0].unicodeScalars.count) > 0
+            else {
+                alternatives.append([])
+                continue
+            }
+            let typed = Array(folded[0].unicodeScalars)
+            let key = String(first)
+            let terms: [String]
+            if let known = vocabularies[key] {
+                terms = known
+            } else {
+                terms = try vocabulary(key)
+                vocabularies[key] = terms
+            }
+            var close: [(typos: Int, term: String)] = []
+            for term in terms {
+                let candidate = Array(term.unicodeScalars)
+                guard !candidate.starts(with: typed),
+                      let typos = CatalogueSearch.typos(typed: typed, candidate: candidate)
+                else { continue }
+                close.append((typos, term))
+            }
+            close.sort { ($0.typos, $0.term) < ($1.typos, $1.term) }
+            alternatives.append(close.prefix(Self.typoAlternativeLimit).map(\.term))
+        }
+        return FullTextPattern(words: words, columns: columns, toleratesTypos: true, typoAlternatives: alternatives)
+    }
+
+    /// The most indexed words one typed word also matches with typos.
+    public static let typoAlternativeLimit = 64
 
     /// The words of `text`: maximal runs of letters, numbers and combining marks, after
     /// composing the text (NFC), so a decomposed "é" stays in its word.

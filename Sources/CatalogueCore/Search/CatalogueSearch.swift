@@ -8,7 +8,7 @@
 ///   once, under its name), ``CountryScope/capital`` the capital, ``CountryScope/any`` either;
 /// - products: scope ``ProductScope/all`` or one type, compared case-insensitively;
 /// - the order is folded name, name, id; in the capital scope folded capital, capital, id
-///   (``MatchMode/words``: relevance first);
+///   (``MatchMode/words`` and ``MatchMode/fuzzy``: relevance first);
 /// - the capital scope holds the countries that have a capital (empty text lists those).
 ///
 /// ```swift
@@ -50,13 +50,15 @@ public enum CatalogueSearch {
             case .any: name || capital
             }
             return FetchRequest(predicate: predicate, sortDescriptors: order)
-        case .words:
+        case .words, .fuzzy:
             let columns: [String]? = switch scope {
             case .name: ["name", "aliases"]
             case .capital: ["capital"]
             case .any: nil
             }
-            guard let pattern = FullTextPattern(matchingAllPrefixesIn: text, columns: columns) else {
+            guard let pattern = FullTextPattern(
+                matchingAllPrefixesIn: text, columns: columns, toleratingTypos: mode == .fuzzy)
+            else {
                 return FetchRequest(predicate: .false, sortDescriptors: order)
             }
             return FetchRequest(predicate: .fullText(pattern), sortDescriptors: [.relevance] + order)
@@ -93,8 +95,8 @@ public enum CatalogueSearch {
                 conditions.append(.beginsWith("name", text, options: cd))
             case .contains:
                 conditions.append(.contains("name", text, options: cd))
-            case .words:
-                if let pattern = FullTextPattern(matchingAllPrefixesIn: text) {
+            case .words, .fuzzy:
+                if let pattern = FullTextPattern(matchingAllPrefixesIn: text, toleratingTypos: mode == .fuzzy) {
                     conditions.insert(.fullText(pattern), at: 0)
                     sort = [.relevance] + order
                 } else {

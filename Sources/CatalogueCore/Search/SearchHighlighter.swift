@@ -44,6 +44,8 @@ public enum SearchHighlighter {
             return words(FullTextPattern.words(in: query), in: text)
         case .terms:
             return contains(CatalogueSearch.terms(in: query), in: text)
+        case .fuzzy:
+            return fuzzyWords(FullTextPattern.words(in: query), in: text)
         }
     }
 
@@ -78,13 +80,31 @@ public enum SearchHighlighter {
     /// prefix search matched.
     public static func words(_ words: [String], in text: String) -> [HighlightSegment] {
         let prefixes = words.map { Folding.fold($0) }.filter { !$0.isEmpty }
+        return markingWords(in: text) { foldedWord in prefixes.contains(where: { foldedWord.hasPrefix($0) }) }
+    }
+
+    /// `text` with every word marked that one of `words` (folded) starts, or matches within its
+    /// typos (``MatchMode/fuzzy``).
+    ///
+    /// ```swift
+    /// SearchHighlighter.marked(SearchHighlighter.fuzzyWords(["columbia"], in: "Colombia"))  // "[Colombia]"
+    /// ```
+    public static func fuzzyWords(_ words: [String], in text: String) -> [HighlightSegment] {
+        let typed = CatalogueSearch.typedWords(words.joined(separator: " "))
+        return markingWords(in: text) { foldedWord in
+            let candidate = Array(foldedWord.unicodeScalars)
+            return typed.contains { CatalogueSearch.typos(typed: $0, candidate: candidate) != nil }
+        }
+    }
+
+    /// `text` cut at its words, marking those whose folded form `isMatch` accepts.
+    private static func markingWords(in text: String, where isMatch: (String) -> Bool) -> [HighlightSegment] {
         var segments: [HighlightSegment] = []
         var plain = ""
         var word = ""
         func flushWord() {
             guard !word.isEmpty else { return }
-            let foldedWord = Folding.fold(word)
-            if prefixes.contains(where: { foldedWord.hasPrefix($0) }) {
+            if isMatch(Folding.fold(word)) {
                 if !plain.isEmpty { segments.append(HighlightSegment(text: plain, isMatch: false)) }
                 plain = ""
                 segments.append(HighlightSegment(text: word, isMatch: true))

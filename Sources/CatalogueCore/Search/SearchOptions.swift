@@ -20,6 +20,12 @@ public enum MatchMode: String, Sendable, Hashable, CaseIterable, Codable {
     /// the name (or a country's capital) contains it, or, when it is a number, when year or
     /// price (a country's population) equals it.
     case terms
+    /// Typo-tolerant words, the way search engines forgive typos: ``words``, where a typed word
+    /// of 5 to 8 characters may also match an indexed word with one typo, and a longer one with
+    /// two (``TypoDistance``: an insertion, deletion, substitution or transposition each), the
+    /// whole word or its start; the first letter must be right. What ``words`` finds comes
+    /// first, in its order; then the matches with typos, in display order.
+    case fuzzy
 }
 
 /// Which field of a country a search reads.

@@ -53,7 +53,7 @@ final class HighlightQuery {
             segments = SearchHighlighter.segments(of: value, matching: text, mode: mode).flatMap { segment in
                 segment.isMatch ? typedPart(of: segment.text) : [segment]
             }
-        case .contains, .terms:
+        case .contains, .terms, .fuzzy:
             segments = SearchHighlighter.segments(of: value, matching: text, mode: mode)
         }
         guard segments.contains(where: \.isMatch) else { return nil }

@@ -3,7 +3,7 @@
 // `selected` is a country's code or a product's id.
 
 export const ENTITIES = ["countries", "products"];
-export const MATCH_MODES = ["prefix", "contains", "words", "terms"];
+export const MATCH_MODES = ["prefix", "contains", "words", "terms", "fuzzy"];
 
 /** The scope a search uses when none is chosen. */
 export function defaultScope(entity) {

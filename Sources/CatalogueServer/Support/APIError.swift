@@ -5,7 +5,7 @@ import Hummingbird
 /// `{"error": "…"}`.
 ///
 /// ```swift
-/// throw APIError(.badRequest, "unknown match mode 'x'; valid modes: prefix, contains, words, terms")
+/// throw APIError(.badRequest, "unknown match mode 'x'; valid modes: prefix, contains, words, terms, fuzzy")
 /// ```
 public struct APIError: Error, Sendable, Hashable, HTTPResponseError, CustomStringConvertible {
     /// The HTTP status.

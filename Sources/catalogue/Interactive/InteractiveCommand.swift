@@ -30,8 +30,9 @@ struct InteractiveCommand: ParsableCommand {
               Tab, Shift-Tab      next and previous scope: Name, Capital for countries;
                                   All and each product type for products (the selected
                                   record stays selected when the new scope has it)
-              Ctrl-T              match mode: prefix, contains, words, terms ("ipod 2007"
-                                  finds iPod touch in terms mode)
+              Ctrl-T              match mode: prefix, contains, words, terms, fuzzy
+                                  ("ipod 2007" finds iPod touch in terms mode, "iphnoe"
+                                  finds iPhone in fuzzy mode)
               Ctrl-E              switch between countries and products
               Enter               details of the selected record; Esc or Enter closes them
               Esc                 end the search and return to the sections

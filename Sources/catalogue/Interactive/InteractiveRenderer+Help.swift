@@ -33,7 +33,7 @@ extension InteractiveRenderer {
         ("↑ ↓ PgUp PgDn", "move the selection"),
         ("Home, End", "first and last record"),
         ("Tab, Shift-Tab", "next and previous scope (the selection stays when it can)"),
-        ("^T", "match mode: prefix, contains, words, terms"),
+        ("^T", "match mode: prefix, contains, words, terms, fuzzy"),
         ("^E", "switch between countries and products"),
         ("Enter", "details of the selected record (Esc closes them)"),
         ("Esc", "end the search, back to the sections"),

@@ -37,6 +37,8 @@ struct SearchControllerTests {
         Case("q=C%C3%B4te&scope=NAME", "Côte", scope: "name"),
         Case("q=guinea%20a&match=terms", "guinea a", mode: .terms),
         Case("q=a&scope=any&match=contains&offset=240", "a", scope: "any", mode: .contains, offset: 240),
+        Case("q=Columbia&match=fuzzy", "Columbia", mode: .fuzzy),
+        Case("q=unite&scope=any&match=fuzzy&limit=3", "unite", scope: "any", mode: .fuzzy, limit: 3),
     ]
 
     static let productCases: [Case] = [
@@ -45,6 +47,7 @@ struct SearchControllerTests {
         Case("q=i&limit=3&offset=1", "i", limit: 3, offset: 1),
         Case("q=mac&match=words", "mac", mode: .words),
         Case("q=book&match=contains&scope=all", "book", scope: "all", mode: .contains),
+        Case("q=iphnoe&match=fuzzy&scope=device", "iphnoe", scope: "device", mode: .fuzzy),
     ]
 
     @Test("Countries: the CLI's results, order and total", arguments: countryCases)
@@ -104,6 +107,8 @@ struct SearchControllerTests {
         #expect(try await first("q=united%20ki&match=words") == ["name": "[United] [Ki]ngdom"])
         #expect(try await first("q=lomb&match=contains") == ["name": "Co[lomb]ia"])
         #expect(try await first("q=colombia%20bog&match=terms") == ["name": "[Colombia]", "capital": "[Bog]otá"])
+        #expect(try await first("q=Columbia&match=fuzzy") == ["name": "[Colombia]"])
+        #expect(try await first("q=Bogata&scope=capital&match=fuzzy") == ["capital": "[Bogotá]"])
         #expect(try await first("q=") == [:])
         let products = try await fixture.test { client in try await client.get("/api/products?q=ipod%202007&match=terms") }
             .decode(SearchBody<Product>.self)
@@ -135,7 +140,7 @@ struct SearchControllerTests {
             ("/api/countries?scope=x", "unknown scope 'x' for countries; valid scopes: name, capital, any"),
             ("/api/products?scope=no-such-type",
              "unknown product type 'no-such-type' for products; valid scopes: all, birthdays, desktop, device, funerals, portable, weddings"),
-            ("/api/countries?match=fuzzyish", "unknown match mode 'fuzzyish'; valid modes: prefix, contains, words, terms"),
+            ("/api/countries?match=fuzzyish", "unknown match mode 'fuzzyish'; valid modes: prefix, contains, words, terms, fuzzy"),
             ("/api/countries?limit=0", "limit must be a whole number from 1 to 500, not '0'"),
             ("/api/countries?limit=501", "limit must be a whole number from 1 to 500, not '501'"),
             ("/api/countries?limit=ten", "limit must be a whole number from 1 to 500, not 'ten'"),

@@ -193,11 +193,11 @@ struct InteractiveStateTests {
     func matchModes() {
         var state = InteractiveFixtures.searchingState(text: "ipod 2007")
         var seen: [MatchMode] = []
-        for _ in 0..<4 {
+        for _ in 0..<5 {
             #expect(state.handle(.control("t")) == .reload(keepSelection: true))
             seen.append(state.matchMode)
         }
-        #expect(seen == [.contains, .words, .terms, .prefix])
+        #expect(seen == [.contains, .words, .terms, .fuzzy, .prefix])
         var browse = InteractiveFixtures.browsingState()
         #expect(browse.handle(.control("t")) == .render)
         #expect(browse.matchMode == .contains)
