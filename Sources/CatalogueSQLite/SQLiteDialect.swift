@@ -140,8 +140,7 @@ public struct SQLiteDialect: SQLDialect {
     public func appendFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
         let fts = try fullTextTable(schema)
         guard pattern.words.allSatisfy({ $0.unicodeScalars.count <= Self.checkedWordLength }) else {
-            sql.append("+")
-            return try appendFullTextMatch(pattern, schema: schema, into: &sql)
+            return try appendCollectedFullTextCheck(pattern, schema: schema, into: &sql)
         }
         sql.append("EXISTS (SELECT 1 FROM ")
         sql.append(fts)
@@ -154,6 +153,14 @@ public struct SQLiteDialect: SQLDialect {
         sql.append(".rowid = ")
         sql.append(schema.qualifiedID)
         sql.append(")")
+    }
+
+    /// `+table.id IN (SELECT rowid FROM table_fts WHERE table_fts MATCH ?)`: the matches are
+    /// collected once, when the first row is checked; the unary `+` keeps SQLite from reading
+    /// the matches' rows by id and sorting them instead of reading the other index in order.
+    public func appendCollectedFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
+        sql.append("+")
+        try appendFullTextMatch(pattern, schema: schema, into: &sql)
     }
 
     /// The longest word checked row by row (``appendFullTextCheck(_:schema:into:)``).

@@ -26,7 +26,7 @@ struct FuzzyMatchTests {
         #expect(try catalogue.records(CatalogueSearch.products(matching: "ipda", mode: .fuzzy)).isEmpty)
     }
 
-    @Test("Exact matches first, in the words order; then matches with typos, in name order; every page agrees", arguments: EngineUnderTest.all)
+    @Test("Exact matches first, in the words order; then names beginning with a word meant, then other matches with typos; every page agrees", arguments: EngineUnderTest.all)
     func exactFirst(engine: EngineUnderTest) throws {
         let catalogue = try engine.makeCatalogue(seed: false)
         try catalogue.write { db in
@@ -35,7 +35,7 @@ struct FuzzyMatchTests {
             }
         }
         let request = CatalogueSearch.products(matching: "lampe", mode: .fuzzy)
-        let expected = ["Lampe Berger", "Lampenschirm", "Desk Lampe", "Amber lamp", "Lamp"]
+        let expected = ["Lampe Berger", "Lampenschirm", "Desk Lampe", "Lamp", "Amber lamp"]
         #expect(try catalogue.records(request).map(\.name) == expected)
         #expect(try catalogue.records(CatalogueSearch.products(matching: "lampe", mode: .words)).map(\.name)
             == Array(expected.prefix(3)))
@@ -54,6 +54,12 @@ struct FuzzyMatchTests {
         #expect(capped.totalCount == 2 && capped.isCountExact == false)
         #expect(try catalogue.read { db in try db.fetchCount(request, stoppingAfter: 100) } == expected.count)
         #expect(try catalogue.read { db in try db.fetchCounts(request, groupedBy: "type_key") } == ["light": 5])
+        // Names that begin with a word meant come in name order, whichever word it is.
+        try catalogue.write { db in
+            for name in ["Lamb chop", "Lama", "Lamps", "Lamp post", "Alpaca lamb"] { try db.insert(Product(name: name, type: "other")) }
+        }
+        #expect(try catalogue.records(CatalogueSearch.products(matching: "lampe", mode: .fuzzy)).map(\.name)
+            == ["Lampe Berger", "Lampenschirm", "Desk Lampe", "Lamp", "Lamp post", "Lamps", "Amber lamp"])
         // Two words, one with a typo; within a type.
         #expect(try catalogue.records(CatalogueSearch.products(matching: "dsek lampe", mode: .fuzzy)).isEmpty, "4 characters: no typo")
         #expect(try catalogue.records(CatalogueSearch.products(matching: "desk lampr", mode: .fuzzy)).map(\.name) == ["Desk Lampe"])

@@ -58,6 +58,31 @@ struct RelevanceTiersTests {
         #expect(try catalogue.records(CatalogueSearch.products(matching: "sha lam", mode: .words)).map(\.name) == ["Lamp shade"])
     }
 
+    @Test("A tier read in order up to a bound, then collected beyond it, keeps display order on every page (words and fuzzy)", arguments: EngineUnderTest.all)
+    func orderedReadBound(engine: EngineUnderTest) throws {
+        let catalogue = try engine.makeCatalogue(seed: false)
+        let filler = RelevanceTiers.orderedReadLimit + 100
+        let early = (0..<30).map { Product(name: "Aardvark lamp \($0)", type: "light") }
+        let late = (0..<30).map { Product(name: "Zebra lamp \($0)", type: "light") }
+        let fill = (0..<filler).map { Product(name: "Filler \($0)", type: "other") }
+        try catalogue.write { db in _ = try db.upsert(contentsOf: late + fill + early) }
+        // Tier 3 of "lamp": the early names lie within the first keys, the late ones beyond.
+        let expected = (early + late).map(\.name).sorted { Folding.fold($0) < Folding.fold($1) }
+        for (mode, text) in [(MatchMode.words, "lamp"), (.fuzzy, "lampe")] {
+            let request = CatalogueSearch.products(matching: text, mode: mode)
+            #expect(try catalogue.records(request).map(\.name) == expected, "\(mode)")
+            for size in [7, 50] {
+                var pages: [String] = []
+                var offset = 0
+                while offset < expected.count {
+                    pages += try catalogue.search(request, limit: size, offset: offset).records.map(\.name)
+                    offset += size
+                }
+                #expect(pages == expected, "\(mode), pages of \(size)")
+            }
+        }
+    }
+
     @Test("The capital scope ranks by capital: Bogotá before The Bottom", arguments: EngineUnderTest.all)
     func capital(engine: EngineUnderTest) throws {
         let catalogue = try engine.makeCatalogue()

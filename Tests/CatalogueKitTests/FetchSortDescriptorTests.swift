@@ -93,10 +93,11 @@ struct SortDescriptorTests {
         let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "island"))
         let request = FetchRequest<Country>(
             predicate: .fullText(pattern) && .equals("continent", "Europe"), sortDescriptors: [.relevance] + FetchSortDescriptor.byName)
-        // Relevance then a folded key: the tiers of RelevanceTiers, as three UNION ALL arms.
+        // Relevance then a folded key: the tiers of RelevanceTiers, as UNION ALL arms (the
+        // third in three parts: NULL keys, the first keys read in order, the keys beyond).
         let sql = try request.selectSQL()
         #expect(sql.sql.hasPrefix("SELECT * FROM (SELECT * FROM (SELECT country.id, "))
-        #expect(sql.sql.components(separatedBy: " UNION ALL ").count == 3)
+        #expect(sql.sql.components(separatedBy: " UNION ALL ").count == 5)
         #expect(sql.sql.contains(" WHERE (country.name_key >= ? AND country.name_key < ? AND (country.name_key = ? OR country.name_key >= ?)) AND ((+country.id IN (SELECT rowid FROM country_fts WHERE country_fts MATCH ?)) AND (country.continent = ?)) ORDER BY country.name_key, country.name, country.id LIMIT ?)"))
         #expect(sql.sql.hasSuffix(") LIMIT ? OFFSET ?"))
         #expect(Array(sql.arguments.prefix(7)) == [.text("island"), .text("island!"), .text("island"), .text("island "), .text("\"island\"*"), .text("Europe"), .integer(-1)])

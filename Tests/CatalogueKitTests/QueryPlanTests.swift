@@ -76,15 +76,31 @@ struct QueryPlanTests {
         expectIndexed(try plan(request), table: "product", index: "product_by_name_key")
     }
 
-    @Test("Ranked words: the first two tiers read product_by_name_key in order and check each row's match; only the last collects the matches")
+    @Test("Ranked words: the first two tiers, then the third's first keys, read product_by_name_key in order and check each row's match; only the third's later keys collect the matches")
     func rankedWords() throws {
         for text in ["c", "ip mi", "ipad"] {
             let plan = try plan(CatalogueSearch.products(matching: text, mode: .words))
-            let ordered = plan.filter { $0.hasPrefix("SEARCH product USING") && $0.contains("INDEX product_by_name_key") }
-            #expect(ordered.count == 2, "\(text): \(plan)")
-            #expect(plan.filter { $0.contains("TEMP B-TREE") }.count == 1, "\(text): only the last tier sorts: \(plan)")
+            // The bound's subqueries walk the index as a covering index; the arms read rows.
+            let ordered = plan.filter { $0.hasPrefix("SEARCH product USING INDEX product_by_name_key") }
+            // The NULL keys' arm scans nothing: name_key is NOT NULL, so SQLite knows it empty.
+            #expect(ordered.count == 3, "\(text): \(plan.joined(separator: "\n"))")
+            #expect(plan.contains { $0.contains("product_by_name_key (name_key<?)") }, "\(text): the bounded ordered read: \(plan)")
+            #expect(plan.filter { $0.contains("TEMP B-TREE") }.count == 1, "\(text): only the last arm sorts: \(plan)")
             let check = text == "ipad" ? "LIST SUBQUERY" : "CORRELATED SCALAR SUBQUERY"
             #expect(plan.contains { $0.contains(check) }, "\(text): \(plan)")
         }
+    }
+
+    @Test("Fuzzy: the exact tiers, then one ordered read of the key index per word meant, then the bounded read; only the last arms sort")
+    func fuzzyWords() throws {
+        let plan = try plan(CatalogueSearch.products(matching: "ipdo touhc", mode: .fuzzy))
+        let ordered = plan.filter { $0.hasPrefix("SEARCH product USING INDEX product_by_name_key") }
+        // Exact: 2 tiers and the third's first keys; "ipdo" (4 characters) has no typo to mean
+        // another word, so no tier 4; with typos: the first keys.
+        #expect(ordered.count == 4, "\(plan.joined(separator: "\n"))")
+        #expect(plan.filter { $0.contains("TEMP B-TREE") }.count == 2, "\(plan)")
+        let withStart = try self.plan(CatalogueSearch.products(matching: "toucj", mode: .fuzzy))
+        let starts = withStart.filter { $0.hasPrefix("SEARCH product USING INDEX product_by_name_key") }
+        #expect(starts.count == 5, "one more ordered read, for \"touch\": \(withStart.joined(separator: "\n"))")
     }
 }

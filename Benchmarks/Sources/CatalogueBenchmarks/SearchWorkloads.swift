@@ -17,9 +17,22 @@ struct WorkloadResult {
     let results: [(engine: String, samples: Samples)]
     let anchor: String
     var notes: [String] = []
+    /// The keystroke texts, in the order each round measured them.
+    var texts: [String] = []
 
     func samples(of engine: String) -> Samples? {
         results.first { $0.engine == engine }?.samples
+    }
+
+    /// "`text` p50, …" for `engine`'s keystrokes, slowest first: where a p99 comes from.
+    func keystrokeMedians(of engine: String) -> String {
+        guard let values = samples(of: engine)?.values, !texts.isEmpty else { return "" }
+        let medians = texts.indices.map { index -> (String, Double) in
+            var samples = Samples()
+            for (position, value) in values.enumerated() where position % texts.count == index { samples.append(value) }
+            return (texts[index], samples.median)
+        }
+        return medians.sorted { $0.1 > $1.1 }.map { "`\($0.0)` \(formatDuration($0.1))" }.joined(separator: ", ")
     }
 }
 
@@ -40,7 +53,9 @@ func measure(_ title: String, size: Int, texts: [String], rounds: Int, anchor: S
             }
         }
     }
-    return WorkloadResult(title: title, size: size, results: zip(engines, samples).map { ($0.name, $1) }, anchor: anchor)
+    var result = WorkloadResult(title: title, size: size, results: zip(engines, samples).map { ($0.name, $1) }, anchor: anchor)
+    result.texts = texts
+    return result
 }
 
 /// The text typed, keystroke by keystroke: 10 prefixes of 1–5 letters, some with diacritics.
@@ -48,6 +63,11 @@ let keystrokePrefixes = ["a", "ch", "cré", "dél", "forêt", "mo", "pât", "q",
 
 /// Words typed for full-text search.
 let keystrokeWords = ["caf", "crème mu", "for", "lum ca", "oc", "pro", "québ", "sol ca", "velvet", "zé"]
+
+/// Words typed with typos for the fuzzy mode: transpositions, deletions, insertions and
+/// substitutions of the generated names' words, one with a second word typed exactly, and a
+/// prefix too short to forgive a typo.
+let keystrokeTypos = ["caf", "cahteau", "blankte", "kettel", "lumeire ca", "montral", "patisseire", "quebek", "velvte", "zephir"]
 
 /// GRDB's record, decoded with Decodable.
 struct GRDBProduct: FetchableRecord, Decodable {
@@ -101,10 +121,14 @@ struct SearchEngines {
     }
 
     /// The SQL CatalogueKit runs for `request`: planned on one of its connections, so a
-    /// CONTAINS reads the trigram index when CatalogueKit's would (the planning itself, a count
-    /// of candidates, is CatalogueKit's cost only).
+    /// CONTAINS reads the trigram index when CatalogueKit's would, and a fuzzy word holds the
+    /// same alternatives (the planning itself, a count of candidates or a vocabulary lookup,
+    /// is CatalogueKit's cost only).
     func plannedSQL(_ request: CatalogueKit.FetchRequest<Product>) throws -> SQLFragment {
-        try catalogue.sqlite!.database.read { db in try request.selectSQL(in: db.plannedDialect(for: request)) }
+        try catalogue.sqlite!.database.read { db in
+            let request = try db.resolvingTypos(in: request)
+            return try request.selectSQL(in: db.plannedDialect(for: request))
+        }
     }
 
     /// The SQL CatalogueKit generates, run on the raw C API: statements prepared and arguments

@@ -97,7 +97,9 @@ extension FetchRequest {
                     // Matches with typos only, after every exact match.
                     sql.append("CASE WHEN NOT (")
                     try dialect.appendFullTextMatch(pattern.exact, schema: schema, into: &sql)
-                    sql.append(") THEN 3 ELSE ")
+                    sql.append(") THEN (CASE WHEN ")
+                    tiers.appendTypoStarts(dialect: dialect, into: &sql)
+                    sql.append(" THEN 3 ELSE 4 END) ELSE ")
                     tiers.appendTierExpression(dialect: dialect, into: &sql)
                     sql.append(" END")
                 } else {
@@ -121,10 +123,35 @@ extension FetchRequest {
         appendLimitAndOffset(dialect: dialect, into: &sql)
     }
 
-    /// The tiers as three arms of a `UNION ALL`, each reading its part in display order and
-    /// stopping at the page's end (`offset + limit` rows), the whole limited again: the engine
-    /// runs the arms in order and does not start one once it has the page. `withTypos`: the
-    /// three arms match the pattern exactly, and a fourth holds the matches with typos only.
+    /// The arms of the tiers, in order (see ``RelevanceTiers``).
+    private enum TierArm {
+        /// Tier 1: the key is the text, or the text and a space begin it.
+        case wholeWords
+        /// Tier 2: the text begins the key.
+        case prefix
+        /// Tier 3: every other exact match, within or beyond the ordered read's bound.
+        case otherExact(OrderedReadPart)
+        /// Tier 4, one arm per word: a word the first typed word may mean begins the key.
+        case typoStart(String)
+        /// Tier 5: every other match with typos, within or beyond the ordered read's bound.
+        case otherTypos(OrderedReadPart)
+    }
+
+    /// The two parts of a tier that may hold matches anywhere in display order: the first
+    /// ``RelevanceTiers/orderedReadLimit`` keys, read in order and checked row by row (enough
+    /// when matches are not rare: the page fills and the second part never starts), and the
+    /// keys after them, whose matches are collected and sorted.
+    private enum OrderedReadPart: CaseIterable {
+        /// The keys that are NULL: first in display order.
+        case nulls
+        case within
+        case beyond
+    }
+
+    /// The tiers as arms of a `UNION ALL`, each reading its part in display order and stopping
+    /// at the page's end (`offset + limit` rows), the whole limited again: the engine runs the
+    /// arms in order and does not start one once it has the page. `withTypos`: the first three
+    /// arms match the pattern exactly, and the matches with typos only follow.
     ///
     /// `SELECT * FROM (SELECT * FROM (<tier 1> LIMIT n) UNION ALL SELECT * FROM (<tier 2> LIMIT n)
     /// UNION ALL SELECT * FROM (<tier 3> LIMIT n)) LIMIT ? OFFSET ?`
@@ -135,37 +162,74 @@ extension FetchRequest {
         let schema = R.schema
         let armLimit: DatabaseValue = fetchLimit.map { .integer(Int64(fetchOffset + $0)) } ?? dialect.unlimited
         let exactPredicate = withTypos ? predicate.mappingFullText(\.exact) : predicate
+        var arms: [TierArm] = [.wholeWords, .prefix] + OrderedReadPart.allCases.map(TierArm.otherExact)
+        if withTypos { arms += tiers.typoStarts.map(TierArm.typoStart) + OrderedReadPart.allCases.map(TierArm.otherTypos) }
+        func appendNotExact() throws {
+            sql.append("NOT (")
+            guard let (pattern, _) = predicate.fullTextConjunct else { throw FetchRequestError.relevanceWithoutFullText }
+            try dialect.appendFullTextMatch(pattern.exact, schema: schema, into: &sql)
+            sql.append(")")
+        }
         sql.append("SELECT * FROM (")
-        for tier in 0..<(withTypos ? 4 : 3) {
-            if tier > 0 { sql.append(" UNION ALL ") }
+        for (index, arm) in arms.enumerated() {
+            if index > 0 { sql.append(" UNION ALL ") }
             sql.append("SELECT * FROM (")
             appendSelectFrom(resultColumns, into: &sql)
             sql.append("(")
-            switch tier {
-            case 0:
+            // The arms that read a range of the key's index in order stop at the page: each
+            // row's full-text match is checked (a tier's first keys too, up to a bound). The
+            // arms beyond the bound collect the matches and sort them: their cost grows with
+            // the matches, never with where they lie in name order.
+            var compiler = PredicateCompiler(schema: schema, dialect: dialect)
+            func appendPart(_ part: OrderedReadPart) {
+                sql.append(") AND (")
+                switch part {
+                case .nulls:
+                    sql.append(tiers.keyExpression)
+                    sql.append(" IS NULL")
+                    compiler.fullTextCheck = .collectedPerRow
+                case .within:
+                    tiers.appendOrderedReadBound(within: true, schema: schema, into: &sql)
+                    compiler.fullTextCheck = .collectedPerRow
+                case .beyond:
+                    tiers.appendOrderedReadBound(within: false, schema: schema, into: &sql)
+                    compiler.fullTextCheck = .match
+                }
+            }
+            switch arm {
+            case .wholeWords:
                 tiers.appendWholeWords(into: &sql)
-            case 1:
+                compiler.fullTextCheck = .perRow
+            case .prefix:
                 tiers.appendPrefix(dialect: dialect, into: &sql)
                 sql.append(") AND NOT (")
                 tiers.appendWholeWords(into: &sql)
-            case 2:
-                sql.append(tiers.keyExpression)
-                sql.append(" IS NULL OR NOT (")
-                tiers.appendPrefix(dialect: dialect, into: &sql)
-                sql.append(")")
-            default:
-                sql.append("NOT (")
-                guard let (pattern, _) = predicate.fullTextConjunct else { throw FetchRequestError.relevanceWithoutFullText }
-                try dialect.appendFullTextMatch(pattern.exact, schema: schema, into: &sql)
-                sql.append(")")
+                compiler.fullTextCheck = .perRow
+            case .otherExact(let part):
+                if part == .nulls {
+                    sql.append(dialect.trueCondition)
+                } else {
+                    sql.append("NOT (")
+                    tiers.appendPrefix(dialect: dialect, into: &sql)
+                    sql.append(")")
+                }
+                appendPart(part)
+            case .typoStart(let start):
+                tiers.appendWholeWords(start, into: &sql)
+                sql.append(") AND (")
+                try appendNotExact()
+                compiler.fullTextCheck = .collectedPerRow
+            case .otherTypos(let part):
+                try appendNotExact()
+                sql.append(" AND NOT ")
+                tiers.appendTypoStarts(dialect: dialect, into: &sql)
+                appendPart(part)
             }
             sql.append(") AND (")
-            // The first two tiers read the key's index in order and stop at the page: each row's
-            // full-text match is checked. The others collect the matches and sort them: their
-            // cost grows with the matches, but never depends on where they lie in name order.
-            var compiler = PredicateCompiler(schema: schema, dialect: dialect)
-            compiler.checksFullTextPerRow = tier < 2
-            try compiler.compile(tier < 3 ? exactPredicate : predicate, into: &sql)
+            switch arm {
+            case .wholeWords, .prefix, .otherExact: try compiler.compile(exactPredicate, into: &sql)
+            case .typoStart, .otherTypos: try compiler.compile(predicate, into: &sql)
+            }
             sql.append(")")
             try appendOrder(order, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
             sql.append(" LIMIT ")

@@ -10,9 +10,20 @@ import Foundation
 struct PredicateCompiler {
     let schema: RecordSchema
     let dialect: any SQLDialect
-    /// Whether the statement reads rows in another index's order and stops at its page, so a
-    /// full-text condition is checked row by row (``SQLDialect/appendFullTextCheck(_:schema:into:)``).
-    var checksFullTextPerRow = false
+    /// How a full-text condition is written: matched (the engine may read the matches' rows),
+    /// or checked for each row of a statement that reads another index in order and stops at
+    /// its page.
+    enum FullTextCheck {
+        /// ``SQLDialect/appendFullTextMatch(_:schema:into:)``.
+        case match
+        /// ``SQLDialect/appendFullTextCheck(_:schema:into:)``: few rows are checked.
+        case perRow
+        /// ``SQLDialect/appendCollectedFullTextCheck(_:schema:into:)``: many rows may be.
+        case collectedPerRow
+    }
+
+    /// How this statement checks full-text conditions.
+    var fullTextCheck = FullTextCheck.match
 
     /// Lists longer than this compile as a balanced tree of parenthesized halves: SQLite nests a
     /// chain of `a AND b AND …` one level per operand and refuses trees deeper than 1000
@@ -78,10 +89,10 @@ struct PredicateCompiler {
             guard schema.fullTextTable != nil else {
                 throw FetchRequestError.noFullTextTable(table: schema.table)
             }
-            if checksFullTextPerRow {
-                try dialect.appendFullTextCheck(pattern, schema: schema, into: &sql)
-            } else {
-                try dialect.appendFullTextMatch(pattern, schema: schema, into: &sql)
+            switch fullTextCheck {
+            case .match: try dialect.appendFullTextMatch(pattern, schema: schema, into: &sql)
+            case .perRow: try dialect.appendFullTextCheck(pattern, schema: schema, into: &sql)
+            case .collectedPerRow: try dialect.appendCollectedFullTextCheck(pattern, schema: schema, into: &sql)
             }
         case .substitution(_, let variable):
             throw FetchRequestError.unboundVariable(variable)

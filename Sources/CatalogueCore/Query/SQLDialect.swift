@@ -58,6 +58,11 @@ public protocol SQLDialect: Sendable {
     /// check each row rather than collect every match first. By default
     /// ``appendFullTextMatch(_:schema:into:)``.
     func appendFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws
+    /// Appends "the record `id` matches the full-text `pattern`" for a statement that reads
+    /// many rows in another index's order and stops at its page: the matches are collected
+    /// once, and each row looked up among them, without the engine reading the matches' rows
+    /// instead. By default ``appendFullTextMatch(_:schema:into:)``.
+    func appendCollectedFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws
     /// Whether relevance tiers (``RelevanceTiers``) are written as the arms of a `UNION ALL`,
     /// which the engine runs in order and stops once it has the page (SQLite), rather than as
     /// an `ORDER BY CASE …` over every match. False by default.
@@ -73,6 +78,10 @@ public protocol SQLDialect: Sendable {
 
 extension SQLDialect {
     public func appendFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
+        try appendFullTextMatch(pattern, schema: schema, into: &sql)
+    }
+
+    public func appendCollectedFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
         try appendFullTextMatch(pattern, schema: schema, into: &sql)
     }
 
