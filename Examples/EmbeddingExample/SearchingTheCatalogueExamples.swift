@@ -27,6 +27,18 @@ func suggestionsExample(catalogue: Catalogue) throws {
     print(names)   // ["Philippines"]
 }
 
+func fuzzyExample() throws {
+    let catalogue = try Catalogue(path: ":memory:", seed: false)
+    try catalogue.write { db in
+        for name in ["Lamp", "Desk Lampe", "Lampe Berger", "Lampenschirm", "Amber lamp", "Ramp"] {
+            try db.insert(Product(name: name, type: "light"))
+        }
+    }
+    let request = CatalogueSearch.products(matching: "lampe", mode: .fuzzy)
+    print(try catalogue.fetch(request).map(\.name))
+    // ["Lampe Berger", "Lampenschirm", "Desk Lampe", "Lamp", "Amber lamp"]: exact, then with a typo
+}
+
 func predicateExamples(catalogue: Catalogue) throws {
     let typed: FetchPredicate = .beginsWith("name", "bo", options: .caseAndDiacriticInsensitive)
         && .greaterThan("population", 1_000_000)

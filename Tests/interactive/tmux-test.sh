@@ -6,8 +6,8 @@
 # SIGTERM, SIGHUP, a crash signal) with the terminal restored, relaunching with the state
 # restored, resizing, products, suspend, and NO_COLOR; then the search bar's extras: matches
 # highlighted and aliases dimmed, scope counts, the pinned section header, • in a short index,
-# the help overlay, the match mode (Ctrl-T) and the entity (Ctrl-E) switched and restored, the
-# selection kept across scopes, "No items found" once, and TERM=dumb refused.
+# the help overlay, the match mode (Ctrl-T, fuzzy included) and the entity (Ctrl-E) switched
+# and restored, the selection kept across scopes, "No items found" once, and TERM=dumb refused.
 #
 # Usage: Tests/interactive/tmux-test.sh [path/to/catalogue]   (default .build/debug/catalogue)
 # Builds nothing. Prints "N passed, M failed"; exits 1 on any failure (printing the pane).
@@ -388,6 +388,15 @@ check "Ctrl-T: contains" shows_all 'match: contains$' '\^T match contains'
 keys C-t C-t
 check "Ctrl-T twice more: terms finds iPod touch, its match highlighted" \
     shows_all 'match: terms$' '^> iPod touch +device +2007' '^ 1 item found ' '\^T match terms'
+keys C-u
+text "iphnoe 15"
+keys C-t
+check "Ctrl-T: fuzzy forgives the typo in 'iphnoe 15': iPhone 15 Pro" \
+    shows_all 'match: fuzzy$' '^> iPhone 15 Pro +device +2023' '^ 1 item found ' '\^T match fuzzy'
+keys C-t C-t C-t C-t
+keys C-u
+text "ipod 2007"
+check "Ctrl-T round to terms again: iPod touch" shows_all 'match: terms$' '^> iPod touch +device +2007'
 keys C-e
 check "Ctrl-E back to countries: the search there is as it was" shows_all '^ Search countries: +match: prefix|^ Search countries: press / to search' '\^E products'
 keys C-e
