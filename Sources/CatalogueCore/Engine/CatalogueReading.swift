@@ -119,7 +119,8 @@ extension CatalogueReading {
     public func search<R: Record>(
         _ request: FetchRequest<R>, limit: Int? = 50, offset: Int = 0, count: CountLimit = .exact
     ) throws -> SearchResults<R> {
-        var page = request
+        // Typos are looked up once, for the page and its count.
+        var page = try resolvingTypos(in: request)
         if let limit { page.fetchLimit = limit }
         page.fetchOffset = offset
         let records = try fetch(page)

@@ -10,6 +10,9 @@ import Foundation
 struct PredicateCompiler {
     let schema: RecordSchema
     let dialect: any SQLDialect
+    /// The texts this compiler folded: a text compared in several places (a country's name and
+    /// its aliases) is folded once.
+    private let foldedTexts = FoldedTexts()
     /// How a full-text condition is written: matched (the engine may read the matches' rows),
     /// or checked for each row of a statement that reads another index in order and stops at
     /// its page.
@@ -61,7 +64,7 @@ struct PredicateCompiler {
             sql.append(" IN (")
             for (index, value) in values.enumerated() {
                 if index > 0 { sql.append(", ") }
-                sql.bind(comparable.fold(value))
+                sql.bind(comparable.fold(value, remembering: foldedTexts))
             }
             sql.append(")")
         case .comparison(let column, let op, let value, let options):
@@ -74,7 +77,7 @@ struct PredicateCompiler {
                 sql.append(" AND ")
             }
             let comparable = try self.comparable(column, options: options, for: [value])
-            try compare(comparable, op, op == .matches ? value : comparable.fold(value), into: &sql)
+            try compare(comparable, op, op == .matches ? value : comparable.fold(value, remembering: foldedTexts), into: &sql)
         case .anyAlias(let op, let value, let options):
             guard let aliases = schema.aliases else {
                 throw FetchRequestError.noAliases(table: schema.table)
@@ -83,7 +86,8 @@ struct PredicateCompiler {
                 column: aliases.qualifiedNameColumn, key: aliases.qualifiedKeyColumn, options: options)
             sql.append(schema.qualifiedID)
             sql.append(aliases.subqueryPrefix)
-            try compare(comparable, op, op == .matches ? .text(value) : comparable.fold(.text(value)), into: &sql)
+            try compare(
+                comparable, op, op == .matches ? .text(value) : comparable.fold(.text(value), remembering: foldedTexts), into: &sql)
             sql.append(")")
         case .fullText(let pattern):
             guard schema.fullTextTable != nil else {
@@ -157,10 +161,22 @@ struct PredicateCompiler {
             sql.append(try expression(dialect: dialect))
         }
 
-        /// A compared value, folded as the expression is.
-        func fold(_ value: DatabaseValue) -> DatabaseValue {
-            if !options.isEmpty, case .text(let text) = value { return .text(Folding.fold(text, options: options)) }
+        /// A compared value, folded as the expression is (once per text and options).
+        func fold(_ value: DatabaseValue, remembering folded: FoldedTexts) -> DatabaseValue {
+            if !options.isEmpty, case .text(let text) = value { return .text(folded.fold(text, options: options)) }
             return value
+        }
+    }
+
+    /// Texts folded during one compilation, by text and options.
+    final class FoldedTexts {
+        private var last: (text: String, options: ComparisonOptions, folded: String)?
+
+        func fold(_ text: String, options: ComparisonOptions) -> String {
+            if let last, last.options == options, last.text == text { return last.folded }
+            let folded = Folding.fold(text, options: options)
+            last = (text, options, folded)
+            return folded
         }
     }
 
