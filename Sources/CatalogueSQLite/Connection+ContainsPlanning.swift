@@ -38,8 +38,11 @@ extension Connection {
         return dialect
     }
 
-    /// Whether the schema has a table or virtual table named `name`.
+    /// Whether the schema has a table or virtual table named `name` (remembered until the
+    /// database changes).
     private func hasTable(_ name: String) throws -> Bool {
-        try scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]) as Int? != nil
+        try remembered("table \(name)") {
+            try scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]) as Int? != nil
+        }
     }
 }

@@ -5,7 +5,8 @@ import SQLiteStore
 extension Connection {
     /// The words of `schema`'s FTS5 index that start with `first`, in order, read through an
     /// `fts5vocab` table in this connection's `temp` schema (the database file is not changed):
-    /// the range `term >= first AND term < successor` of the index's term list. Empty for a
+    /// the range `term >= first AND term < successor` of the index's term list, remembered
+    /// until the database changes (``SQLiteStore/Connection/remembered(_:_:)``). Empty for a
     /// schema without a full-text table.
     ///
     /// ```swift
@@ -13,11 +14,13 @@ extension Connection {
     /// ```
     public func fullTextVocabulary(of schema: RecordSchema, startingWith first: String) throws -> [String] {
         guard let table = schema.fullTextTable, !first.isEmpty else { return [] }
-        let vocabulary = try fullTextVocabularyTable(of: table)
-        let upper: DatabaseValue = FetchPredicate.prefixSuccessor(of: first).map { .text($0) } ?? .blob(Data([0xFF]))
-        return try fetchAll(
-            "SELECT term FROM temp.\"\(vocabulary)\" WHERE term >= ? AND term < ?",
-            StatementArguments([.text(first), upper])
-        ) { try $0.decode(String.self, at: 0) }
+        return try remembered("vocabulary \(table) \(first)") {
+            let vocabulary = try fullTextVocabularyTable(of: table)
+            let upper: DatabaseValue = FetchPredicate.prefixSuccessor(of: first).map { .text($0) } ?? .blob(Data([0xFF]))
+            return try fetchAll(
+                "SELECT term FROM temp.\"\(vocabulary)\" WHERE term >= ? AND term < ?",
+                StatementArguments([.text(first), upper])
+            ) { try $0.decode(String.self, at: 0) }
+        }
     }
 }

@@ -27,6 +27,9 @@ public final class Connection {
     var writesForbidden = 0
     /// The tables this connection made in its `temp` schema (``fullTextVocabularyTable(of:)``).
     var temporaryTables: Set<String> = []
+    /// Values computed from the database, with the change state they were computed at
+    /// (``remembered(_:_:)``).
+    var rememberedValues: [String: (state: RememberedState, value: Any)] = [:]
 
     /// How many statements this connection has compiled (cached or not), since it was opened.
     ///
