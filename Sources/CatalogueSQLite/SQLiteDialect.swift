@@ -202,8 +202,8 @@ public struct SQLiteDialect: SQLDialect {
 extension FullTextPattern {
     /// The FTS5 query: each word a quoted prefix phrase (`"united"* "ki"*`), in a column filter
     /// (`{name aliases} : (…)`) when the pattern names columns; a word with typo alternatives
-    /// is a group of them, the words then joined by `AND` (`("columbia"* OR "colombia")`). Bound as the argument of `MATCH`;
-    /// the quotes make every word plain text.
+    /// is a group of them, the words then joined by `AND` (`("columbia"* OR "colombia")`).
+    /// Bound as the argument of `MATCH`; the quotes make every word plain text.
     ///
     /// ```swift
     /// FullTextPattern(matchingAllPrefixesIn: "united ki")?.fts5Pattern  // "\"united\"* \"ki\"*"

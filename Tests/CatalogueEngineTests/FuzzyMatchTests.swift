@@ -101,5 +101,7 @@ struct FuzzyMatchTests {
         #expect(SearchHighlighter.marked(SearchHighlighter.segments(of: "Colombia", matching: "columbia", mode: .fuzzy)) == "[Colombia]")
         #expect(SearchHighlighter.marked(SearchHighlighter.segments(of: "Desk Lampe", matching: "lamp", mode: .fuzzy)) == "Desk [Lampe]")
         #expect(SearchHighlighter.marked(SearchHighlighter.segments(of: "Ramp", matching: "lampe", mode: .fuzzy)) == "Ramp")
+        #expect(SearchHighlighter.marked(SearchHighlighter.segments(of: "Kolumbia", matching: "columbia", mode: .fuzzy)) == "Kolumbia",
+                "a typo in the first letter is not forgiven, so not marked")
     }
 }

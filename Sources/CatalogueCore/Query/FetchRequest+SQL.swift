@@ -221,8 +221,11 @@ extension FetchRequest {
                 compiler.fullTextCheck = .collectedPerRow
             case .otherTypos(let part):
                 try appendNotExact()
-                sql.append(" AND NOT ")
+                sql.append(" AND (")
+                sql.append(tiers.keyExpression)
+                sql.append(" IS NULL OR NOT ")
                 tiers.appendTypoStarts(dialect: dialect, into: &sql)
+                sql.append(")")
                 appendPart(part)
             }
             sql.append(") AND (")

@@ -69,9 +69,9 @@ public struct FullTextPattern: Sendable, Hashable {
     /// `vocabulary(first)` gives the indexed words (folded) that start with the character
     /// `first`. For each word of ``TypoDistance/allowedTypos(forLength:)`` > 0 characters
     /// (folded), the indexed words that it does not begin but that are within its typos, whole
-    /// or by their start (as "did you mean" suggestions
-    /// compare), at most ``typoAlternativeLimit``, fewest typos first. A typo in the first
-    /// letter is not forgiven: it is how the vocabulary is read, by the range of that letter.
+    /// or by their start (as "did you mean" suggestions compare), at most
+    /// ``typoAlternativeLimit``, fewest typos first. A typo in the first letter is not
+    /// forgiven: it is how the vocabulary is read, by the range of that letter.
     ///
     /// ```swift
     /// let pattern = FullTextPattern(matchingAllPrefixesIn: "columbia", toleratingTypos: true)!

@@ -84,7 +84,7 @@ public enum SearchHighlighter {
     }
 
     /// `text` with every word marked that one of `words` (folded) starts, or matches within its
-    /// typos (``MatchMode/fuzzy``).
+    /// typos with the same first letter (``MatchMode/fuzzy``).
     ///
     /// ```swift
     /// SearchHighlighter.marked(SearchHighlighter.fuzzyWords(["columbia"], in: "Colombia"))  // "[Colombia]"
@@ -93,7 +93,9 @@ public enum SearchHighlighter {
         let typed = CatalogueSearch.typedWords(words.joined(separator: " "))
         return markingWords(in: text) { foldedWord in
             let candidate = Array(foldedWord.unicodeScalars)
-            return typed.contains { CatalogueSearch.typos(typed: $0, candidate: candidate) != nil }
+            return typed.contains { word in
+                candidate.first == word.first && CatalogueSearch.typos(typed: word, candidate: candidate) != nil
+            }
         }
     }
 

@@ -24,7 +24,8 @@ public enum MatchMode: String, Sendable, Hashable, CaseIterable, Codable {
     /// of 5 to 8 characters may also match an indexed word with one typo, and a longer one with
     /// two (``TypoDistance``: an insertion, deletion, substitution or transposition each), the
     /// whole word or its start; the first letter must be right. What ``words`` finds comes
-    /// first, in its order; then the matches with typos, in display order.
+    /// first, in its order; then the matches with typos: names that begin with a word meant,
+    /// then the others, each in display order (``RelevanceTiers``).
     case fuzzy
 }
 
