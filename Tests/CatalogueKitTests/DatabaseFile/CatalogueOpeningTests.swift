@@ -42,6 +42,28 @@ struct CatalogueOpeningTests {
         #expect(try writer.database.inDatabase { try $0.scalar("PRAGMA journal_mode") } == "wal")
     }
 
+    @Test("Fuzzy searches read the word index through the connection's temp schema: a read-only or immutable catalogue answers them, and its file is unchanged")
+    func fuzzyOnReadOnlyFiles() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("c.sqlite")
+        do { _ = try Catalogue(path: path) }
+        // A rollback-journal file: a reader in WAL mode would leave -wal and -shm files.
+        do {
+            let db = try Connection(path: path)
+            #expect(try db.scalar("PRAGMA journal_mode = DELETE") == "delete")
+        }
+        let before = try Self.bytes(path)
+        var immutable = Configuration()
+        immutable.immutable = true
+        for catalogue in [try Catalogue(path: path, access: .readOnly), try Catalogue(path: path, configuration: immutable)] {
+            #expect(try catalogue.records(CatalogueSearch.countries(matching: "Columbia", mode: .fuzzy)).map(\.name) == ["Colombia"])
+            #expect(try catalogue.records(CatalogueSearch.products(matching: "iphnoe 15", mode: .fuzzy)).map(\.name) == ["iPhone 15 Pro"])
+        }
+        #expect(try Self.bytes(path) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
     @Test("A SQLite database that is not a catalogue is refused, byte for byte unchanged")
     func foreignDatabase() throws {
         let directory = try TemporaryDirectory()
