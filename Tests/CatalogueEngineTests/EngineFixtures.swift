@@ -18,6 +18,21 @@ extension Catalogue {
     func allCountries() throws -> [Country] {
         try records(FetchRequest<Country>(sortDescriptors: [FetchSortDescriptor("id")]))
     }
+
+    /// The names `search` gives page after page, `size` at a time, until `count` names, and the
+    /// total each page reported.
+    func pagedNames(_ request: FetchRequest<Product>, size: Int, count: Int) throws -> (names: [String], totals: [Int]) {
+        var names: [String] = []
+        var totals: [Int] = []
+        var offset = 0
+        while offset < count {
+            let page = try search(request, limit: size, offset: offset)
+            names += page.records.map(\.name)
+            totals.append(page.totalCount)
+            offset += size
+        }
+        return (names, totals)
+    }
 }
 
 /// Byte-wise string relations: both engines compare keys by UTF-8 bytes (SQLite's BINARY,

@@ -40,15 +40,9 @@ struct FuzzyMatchTests {
         #expect(try catalogue.records(CatalogueSearch.products(matching: "lampe", mode: .words)).map(\.name)
             == Array(expected.prefix(3)))
         for size in 1...4 {
-            var pages: [String] = []
-            var offset = 0
-            while offset < expected.count {
-                let page = try catalogue.search(request, limit: size, offset: offset)
-                pages += page.records.map(\.name)
-                #expect(page.totalCount == expected.count)
-                offset += size
-            }
-            #expect(pages == expected, "pages of \(size)")
+            let paged = try catalogue.pagedNames(request, size: size, count: expected.count)
+            #expect(paged.totals.allSatisfy { $0 == expected.count }, "totals of pages of \(size): \(paged.totals)")
+            #expect(paged.names == expected, "pages of \(size)")
         }
         let capped = try catalogue.search(request, limit: 1, count: .capped(at: 2))
         #expect(capped.totalCount == 2 && capped.isCountExact == false)

@@ -42,15 +42,9 @@ struct RelevanceTiersTests {
         #expect(try catalogue.records(request).map(\.name) == expected)
         // Every page of every size agrees with the whole.
         for size in 1...4 {
-            var pages: [String] = []
-            var offset = 0
-            while offset < expected.count {
-                let page = try catalogue.search(request, limit: size, offset: offset)
-                pages += page.records.map(\.name)
-                #expect(page.totalCount == expected.count)
-                offset += size
-            }
-            #expect(pages == expected, "pages of \(size)")
+            let paged = try catalogue.pagedNames(request, size: size, count: expected.count)
+            #expect(paged.totals.allSatisfy { $0 == expected.count }, "totals of pages of \(size): \(paged.totals)")
+            #expect(paged.names == expected, "pages of \(size)")
         }
         // Within one type, and with two words (the text "lamp sh").
         #expect(try catalogue.records(CatalogueSearch.products(matching: "lamp", scope: .type("oil"), mode: .words)).map(\.name) == ["Lämp öil"])
@@ -72,13 +66,7 @@ struct RelevanceTiersTests {
             let request = CatalogueSearch.products(matching: text, mode: mode)
             #expect(try catalogue.records(request).map(\.name) == expected, "\(mode)")
             for size in [7, 50] {
-                var pages: [String] = []
-                var offset = 0
-                while offset < expected.count {
-                    pages += try catalogue.search(request, limit: size, offset: offset).records.map(\.name)
-                    offset += size
-                }
-                #expect(pages == expected, "\(mode), pages of \(size)")
+                #expect(try catalogue.pagedNames(request, size: size, count: expected.count).names == expected, "\(mode), pages of \(size)")
             }
         }
     }

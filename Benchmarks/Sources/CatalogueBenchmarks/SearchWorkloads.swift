@@ -58,6 +58,25 @@ func measure(_ title: String, size: Int, texts: [String], rounds: Int, anchor: S
     return result
 }
 
+/// A page of `mode` per keystroke by CatalogueKit, and by the raw C API and GRDB's `Row` cursor
+/// running the SQL CatalogueKit planned for each text.
+func measureSameSQL(
+    _ title: String, _ mode: MatchMode, texts: [String], size: Int, rounds: Int, engines: SearchEngines
+) throws -> WorkloadResult {
+    try measure(
+        title, size: size, texts: texts, rounds: rounds, anchor: "raw C API",
+        engines: [
+            engines.catalogueKit(mode),
+            try engines.rawC(mode, texts: texts),
+            try engines.grdbRowCursor(mode, texts: texts),
+        ])
+}
+
+/// "Keystrokes: `a`, `b`." for a workload's notes.
+func keystrokeList(_ texts: [String]) -> String {
+    "Keystrokes: " + texts.map { "`\($0)`" }.joined(separator: ", ") + "."
+}
+
 /// The text typed, keystroke by keystroke: 10 prefixes of 1–5 letters, some with diacritics.
 let keystrokePrefixes = ["a", "ch", "cré", "dél", "forêt", "mo", "pât", "q", "sol", "zéph"]
 

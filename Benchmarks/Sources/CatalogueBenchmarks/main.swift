@@ -134,8 +134,8 @@ do {
                 inMemory.preFolded,
                 inMemory.foldingEveryName,
             ])
-        prefix.notes = ["Keystrokes: " + keystrokePrefixes.map { "`\($0)`" }.joined(separator: ", ")
-            + ". In-memory filters scan every product (they also count matches for \"N items found\")."]
+        prefix.notes = [keystrokeList(keystrokePrefixes)
+            + " In-memory filters scan every product (they also count matches for \"N items found\")."]
         report.add(prefix)
 
         // Three or more characters can read the trigram index; shorter texts always scan.
@@ -143,30 +143,20 @@ do {
         let shortTexts = keystrokePrefixes.filter { $0.count < 3 }
         var contains: [WorkloadResult] = []
         for (title, texts) in [("3+ characters", longTexts), ("1–2 characters", shortTexts)] {
-            var result = try measure(
-                "Contains page (CONTAINS[cd], limit 50, \(title)) per keystroke", size: size, texts: texts,
-                rounds: max(1, options.rounds / 4), anchor: "raw C API",
-                engines: [
-                    engines.catalogueKit(.contains),
-                    try engines.rawC(.contains, texts: texts),
-                    try engines.grdbRowCursor(.contains, texts: texts),
-                ])
-            result.notes = ["Keystrokes: " + texts.map { "`\($0)`" }.joined(separator: ", ")
-                + ". Raw C and GRDB run the SQL CatalogueKit runs for each text (trigram index or scan, as its planner chose)."]
+            var result = try measureSameSQL(
+                "Contains page (CONTAINS[cd], limit 50, \(title)) per keystroke", .contains, texts: texts,
+                size: size, rounds: max(1, options.rounds / 4), engines: engines)
+            result.notes = [keystrokeList(texts)
+                + " Raw C and GRDB run the SQL CatalogueKit runs for each text (trigram index or scan, as its planner chose)."]
             report.add(result)
             contains.append(result)
         }
 
-        var words = try measure(
-            "Words page (FTS5 word prefixes, ranked in tiers, limit 50) per keystroke", size: size, texts: keystrokeWords,
-            rounds: max(1, options.rounds / 4), anchor: "raw C API",
-            engines: [
-                engines.catalogueKit(.words),
-                try engines.rawC(.words, texts: keystrokeWords),
-                try engines.grdbRowCursor(.words, texts: keystrokeWords),
-            ])
-        words.notes = ["Keystrokes: " + keystrokeWords.map { "`\($0)`" }.joined(separator: ", ")
-            + ". CatalogueKit's p50 per keystroke: " + words.keystrokeMedians(of: "CatalogueKit") + "."]
+        var words = try measureSameSQL(
+            "Words page (FTS5 word prefixes, ranked in tiers, limit 50) per keystroke", .words, texts: keystrokeWords,
+            size: size, rounds: max(1, options.rounds / 4), engines: engines)
+        words.notes = [keystrokeList(keystrokeWords)
+            + " CatalogueKit's p50 per keystroke: " + words.keystrokeMedians(of: "CatalogueKit") + "."]
         report.add(words)
         let unranked = try measure(
             "Words page, unranked (FTS5 word prefixes, first 50 matches) per keystroke", size: size, texts: keystrokeWords,
@@ -177,17 +167,12 @@ do {
                 try engines.grdbFTS5Pattern("GRDB FTS5Pattern", texts: keystrokeWords, engines.unrankedWords),
             ])
         report.add(unranked)
-        var fuzzy = try measure(
-            "Fuzzy page (words forgiving typos, exact matches first, limit 50) per keystroke", size: size, texts: keystrokeTypos,
-            rounds: max(1, options.rounds / 4), anchor: "raw C API",
-            engines: [
-                engines.catalogueKit(.fuzzy),
-                try engines.rawC(.fuzzy, texts: keystrokeTypos),
-                try engines.grdbRowCursor(.fuzzy, texts: keystrokeTypos),
-            ])
-        fuzzy.notes = ["Keystrokes: " + keystrokeTypos.map { "`\($0)`" }.joined(separator: ", ")
-            + ". CatalogueKit looks each word's alternatives up in the FTS5 vocabulary per keystroke; raw C and GRDB run "
-            + "the SQL it wrote, alternatives included, so the difference is that lookup.",
+        var fuzzy = try measureSameSQL(
+            "Fuzzy page (words forgiving typos, exact matches first, limit 50) per keystroke", .fuzzy, texts: keystrokeTypos,
+            size: size, rounds: max(1, options.rounds / 4), engines: engines)
+        fuzzy.notes = [keystrokeList(keystrokeTypos)
+            + " CatalogueKit looks each word's alternatives up in the FTS5 vocabulary (remembered per connection until the "
+            + "data changes); raw C and GRDB run the SQL it wrote, alternatives included, so the difference is that lookup.",
             "CatalogueKit's p50 per keystroke: " + fuzzy.keystrokeMedians(of: "CatalogueKit") + "."]
         report.add(fuzzy)
 

@@ -103,7 +103,7 @@ public struct FullTextPattern: Sendable, Hashable {
             for term in terms {
                 let candidate = Array(term.unicodeScalars)
                 guard !candidate.starts(with: typed),
-                      let typos = CatalogueSearch.typos(typed: typed, candidate: candidate)
+                      let typos = CatalogueSearch.fuzzyTypos(typed: typed, candidate: candidate)
                 else { continue }
                 close.append((typos, term))
             }

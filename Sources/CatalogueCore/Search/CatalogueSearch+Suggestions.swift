@@ -92,6 +92,14 @@ extension CatalogueSearch {
         return total
     }
 
+    /// The typos ``MatchMode/fuzzy`` forgives between a typed word and an indexed word: those of
+    /// ``typos(typed:candidate:)`` when both start with the same letter; else nil. The search
+    /// and its highlighting both ask this.
+    static func fuzzyTypos(typed: [Unicode.Scalar], candidate: [Unicode.Scalar]) -> Int? {
+        guard typed.first == candidate.first else { return nil }
+        return typos(typed: typed, candidate: candidate)
+    }
+
     /// The typos between a typed word and a word of a value: none when the value's word starts
     /// with it; else the fewer against the whole word or its start of the same length, when
     /// within what the typed word's length allows.

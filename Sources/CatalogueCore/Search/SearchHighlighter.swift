@@ -93,9 +93,7 @@ public enum SearchHighlighter {
         let typed = CatalogueSearch.typedWords(words.joined(separator: " "))
         return markingWords(in: text) { foldedWord in
             let candidate = Array(foldedWord.unicodeScalars)
-            return typed.contains { word in
-                candidate.first == word.first && CatalogueSearch.typos(typed: word, candidate: candidate) != nil
-            }
+            return typed.contains { CatalogueSearch.fuzzyTypos(typed: $0, candidate: candidate) != nil }
         }
     }
 
