@@ -65,3 +65,11 @@ func predicateLanguageExamples(catalogue: Catalogue) throws {
     // ["Bolivia", "Bonaire, Sint Eustatius and Saba", "Bosnia and Herzegovina", "Botswana"]
     // ["Chad", "Chile"]  ["Côte d'Ivoire"]  ["Colombia"]
 }
+
+func preparedSearchExample(catalogue: Catalogue) throws {
+    let search = try catalogue.prepareSearch(products: .all, mode: .prefix, limit: 50)
+    for typed in ["c", "cr", "cré"] {
+        let results = try search.search(typed)      // a page and a count capped at 1,000
+        print(typed, results.summary)
+    }
+}

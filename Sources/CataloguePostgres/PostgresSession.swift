@@ -34,12 +34,18 @@ final class PostgresSession: CatalogueWriting {
     @_specialize(where R == Country)
     func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
         let request = try resolvingTypos(in: request)
-        let sql = try request.selectSQL(in: PostgresDialect())
-        let rows = try runner.rows(sql)
+        return try fetchRecords(try request.selectSQL(in: PostgresDialect()), as: R.self, expectedCount: 0)
+    }
+
+    @_specialize(where R == Product)
+    @_specialize(where R == Country)
+    func fetchRecords<R: Record>(_ query: SQLFragment, as type: R.Type, expectedCount: Int) throws -> [R] {
+        let rows = try runner.rows(query)
         var records: [R] = []
+        // The rows are all received already: room for exactly them.
         records.reserveCapacity(rows.count)
         for row in rows {
-            records.append(try R(row: PostgresRecordRow(row, sql: sql.sql)))
+            records.append(try R(row: PostgresRecordRow(row, sql: query.sql)))
         }
         return records
     }

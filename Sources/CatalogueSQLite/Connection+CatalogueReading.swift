@@ -27,7 +27,21 @@ extension Connection: CatalogueWriting {
     public func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
         let request = try resolvingTypos(in: request)
         let sql = try request.selectSQL(in: plannedDialect(for: request))
-        return try fetchAll(sql.sql, StatementArguments(sql.arguments)) { try R(row: $0) }
+        // Room for a page up front; a longer request grows as it reads.
+        let expected = min(request.fetchLimit ?? 0, Connection.reservedPageLimit)
+        return try fetchAll(sql.sql, StatementArguments(sql.arguments), reservingCapacity: expected) { try R(row: $0) }
+    }
+
+    /// The most records ``fetch(_:)`` makes room for before reading: a page's worth.
+    @usableFromInline static let reservedPageLimit = 1_000
+
+    /// The records a compiled SELECT of `R`'s columns returns, from the statement cache: a
+    /// ``PreparedSearch`` binds its text into SQL compiled once and reads here.
+    @_specialize(where R == Product)
+    @_specialize(where R == Country)
+    @inlinable
+    public func fetchRecords<R: Record>(_ query: SQLFragment, as type: R.Type, expectedCount: Int) throws -> [R] {
+        try fetchAll(query.sql, StatementArguments(query.arguments), reservingCapacity: expectedCount) { try R(row: $0) }
     }
 
     /// How many records match the request's predicate (limit and offset ignored), counted in

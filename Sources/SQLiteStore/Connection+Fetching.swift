@@ -1,5 +1,7 @@
 extension Connection {
-    /// Runs a query from the statement cache and transforms every row.
+    /// Runs a query from the statement cache and transforms every row. `reservingCapacity` is
+    /// how many rows to make room for up front (a page's limit), so the result is not
+    /// reallocated as it grows.
     ///
     /// ```swift
     /// let names = try db.fetchAll("SELECT name FROM country WHERE continent = ?", ["Europe"]) {
@@ -8,9 +10,10 @@ extension Connection {
     /// ```
     @inlinable
     public func fetchAll<T>(
-        _ sql: String, _ arguments: StatementArguments = [], _ transform: (Row) throws -> T
+        _ sql: String, _ arguments: StatementArguments = [], reservingCapacity: Int = 0, _ transform: (Row) throws -> T
     ) throws -> [T] {
         var results: [T] = []
+        results.reserveCapacity(reservingCapacity)
         try forEachRow(sql, arguments) { results.append(try transform($0)) }
         return results
     }

@@ -29,6 +29,9 @@ public final class Statement {
 
     @usableFromInline let handle: OpaquePointer
     unowned let connection: Connection
+    /// Whether the statement only reads (fixed when it is compiled): stepping such a statement
+    /// needs no look at its connection's write guard, which saves a reference count per row.
+    private let onlyReads: Bool
     private var arguments = StatementArguments()
     private lazy var columnIndexes: (exact: [String: Int], folded: [String: Int]) = {
         var exact: [String: Int] = [:]
@@ -46,6 +49,7 @@ public final class Statement {
         self.connection = connection
         self.sql = sql
         self.changesSchema = changesSchema
+        self.onlyReads = sqlite3_stmt_readonly(handle) != 0
     }
 
     deinit {
@@ -175,7 +179,7 @@ public final class Statement {
     /// Advances to the next row. Returns `true` when a row is available, `false` when done.
     @discardableResult
     public func step() throws -> Bool {
-        if connection.writesForbidden > 0, sqlite3_stmt_readonly(handle) == 0 {
+        if !onlyReads, connection.writesForbidden > 0 {
             throw Connection.readOnlyError(sql: sql)
         }
         let code = sqlite3_step(handle)

@@ -134,6 +134,13 @@ struct SearchEngines {
         Engine(name: name) { text in try catalogue.fetch(makeRequest(text)).count }
     }
 
+    /// CatalogueKit's ``PreparedSearch`` of all products in `mode`: what a search field runs
+    /// keystroke after keystroke (in prefix mode each text is bound into SQL compiled once).
+    func preparedSearch(_ mode: MatchMode) throws -> Engine {
+        let search = try catalogue.prepareSearch(products: .all, mode: mode, limit: pageSize)
+        return Engine(name: "CatalogueKit prepared search") { text in try search.fetch(text).count }
+    }
+
     /// CatalogueKit with one of the repository's match modes.
     func catalogueKit(_ mode: MatchMode) -> Engine {
         catalogueKit { request($0, mode) }

@@ -128,6 +128,7 @@ do {
             rounds: options.rounds, anchor: "raw C API",
             engines: [
                 engines.catalogueKit(.prefix),
+                try engines.preparedSearch(.prefix),
                 try engines.rawC(.prefix, texts: keystrokePrefixes),
                 try engines.grdbRowCursor(.prefix, texts: keystrokePrefixes),
                 try engines.grdbDecodable(.prefix, texts: keystrokePrefixes),
@@ -135,6 +136,8 @@ do {
                 inMemory.foldingEveryName,
             ])
         prefix.notes = [keystrokeList(keystrokePrefixes)
+            + " CatalogueKit builds, compiles and runs a request per keystroke (`Catalogue.fetch`);"
+            + " its prepared search binds each keystroke's folded text into SQL compiled once (`PreparedSearch.fetch`)."
             + " In-memory filters scan every product (they also count matches for \"N items found\")."]
         report.add(prefix)
 

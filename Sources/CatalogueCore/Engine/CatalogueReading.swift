@@ -18,6 +18,10 @@ public protocol CatalogueReading {
 
     /// The records `request` describes, in its order.
     func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R]
+    /// The records a compiled SELECT of `R`'s columns returns (``FetchRequest/selectSQL(in:)``
+    /// in this connection's dialect), in order: how a ``PreparedSearch`` runs its page.
+    /// `expectedCount` (the page's limit) is how many to make room for up front.
+    func fetchRecords<R: Record>(_ query: SQLFragment, as type: R.Type, expectedCount: Int) throws -> [R]
     /// How many records match the request's predicate (limit and offset ignored), counted
     /// without loading them.
     func fetchCount<R: Record>(_ request: FetchRequest<R>) throws -> Int
@@ -41,6 +45,23 @@ public protocol CatalogueReading {
 }
 
 extension CatalogueReading {
+    public func fetchRecords<R: Record>(_ query: SQLFragment, as type: R.Type, expectedCount: Int) throws -> [R] {
+        var records: [R] = []
+        records.reserveCapacity(expectedCount)
+        try forEachRow(query) { records.append(try R(row: $0)) }
+        return records
+    }
+
+    /// The integer in the first column of `query`'s first row (0 when there is no row or it is
+    /// NULL): a compiled count.
+    func fetchInteger(_ query: SQLFragment) throws -> Int {
+        var value: Int64?
+        try forEachRow(query) { row in
+            if value == nil { value = try row.decodeOptionalInteger(at: 0) ?? 0 }
+        }
+        return Int(value ?? 0)
+    }
+
     public func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
         let request = try resolvingTypos(in: request)
         var records: [R] = []

@@ -49,6 +49,9 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
 
     private var current: Current?
     private var controllers: [String: SectionedResultsController<R>] = [:]
+    /// The searches prepared so far, by scope key and match mode: a keystroke binds its text
+    /// into statements compiled once (prefix mode).
+    private var preparedSearches: [String: PreparedSearch<R>] = [:]
     private var window: (start: Int, records: [R]) = (0, [])
     private var scope: SearchScope
     private var query = (mode: InteractiveState.Mode.browse, text: "", match: MatchMode.prefix)
@@ -70,9 +73,10 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
         let columns = Self.columns(for: scope).map { ListColumn(title: $0.label, width: $0.listWidth, alignRight: $0.isNumeric) }
         switch mode {
         case .search:
-            let request = try R.searchRequest(matching: text, scope: scope.key, mode: match)
+            let search = try preparedSearch(scope: scope, match: match)
+            let request = try search.request(for: text)
             // Counted up to the cap, and listed as far: a keystroke never counts every match.
-            let results = try catalogue.search(request, limit: Self.windowSize, count: InteractiveCounts.limit)
+            let results = try search.search(text)
             current = .search(request, count: results.totalCount)
             window = (0, results.records)
             var position: Int?
@@ -210,6 +214,16 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
     /// The search scope a scope bar choice stands for (the default when it is gone).
     private func searchScope(_ choice: ScopeChoice) -> SearchScope {
         searchScopes.first { $0.key == choice.key } ?? searchScopes[0]
+    }
+
+    /// The search of `scope` in `match` mode, prepared once.
+    private func preparedSearch(scope: SearchScope, match: MatchMode) throws -> PreparedSearch<R> {
+        let key = "\(scope.key)\u{0}\(match)"
+        if let search = preparedSearches[key] { return search }
+        let search = try catalogue.prepareSearch(
+            R.self, scope: scope.key, mode: match, limit: Self.windowSize, count: InteractiveCounts.limit)
+        preparedSearches[key] = search
+        return search
     }
 
     /// The browse controller of `scope`, made once per scope.
