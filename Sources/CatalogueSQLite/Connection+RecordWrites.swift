@@ -86,9 +86,12 @@ extension Connection {
 
     /// Inserts or updates many records in one transaction (or savepoint, inside a transaction):
     /// all land, or, when one fails, none. Returns how many were inserted, updated and unchanged.
-    /// From ``bulkWriteThreshold`` records on, the full-text and trigram entries of the new rows
-    /// are written in one statement at the end instead of by a trigger per row, as an import
-    /// does (the index ends the same).
+    /// From ``bulkWriteThreshold`` records on it writes as an import does, with the same index
+    /// at the end: the full-text and trigram entries of the new rows are written in one
+    /// statement at the end instead of by a trigger per row, the page cache is at least
+    /// 64 MiB for the batch, and when the inserts reach (or, after 10,000 records, are on course
+    /// to reach) 100,000 or half the rows the table held, the table's plain indexes are built
+    /// once at the end instead of row by row.
     ///
     /// ```swift
     /// let counts = try db.upsert(contentsOf: products)
@@ -96,22 +99,36 @@ extension Connection {
     /// ```
     @discardableResult
     public func upsert<S: Sequence>(contentsOf records: S) throws -> UpsertCounts where S.Element: Record {
-        try transaction(.immediate) {
-            // Dropping and restoring triggers changes the schema, which makes every connection
-            // prepare its statements again: worth it for many rows, not for a few.
-            let deferrals = records.underestimatedCount >= Self.bulkWriteThreshold
-                ? try RecordUpserter<S.Element>.assignedColumns.map {
-                    try FullTextDeferral.suspend(S.Element.self, on: self, updatedColumns: $0)
-                } ?? []
-                : []
-            // Two prepared statements per record type, no read per row (see RecordUpserter).
-            let upserter = try RecordUpserter<S.Element>(self)
-            var counts = UpsertCounts()
-            for record in records {
-                counts.record(try upserter.upsert(record))
+        let expected = records.underestimatedCount
+        let bulk = expected >= Self.bulkWriteThreshold
+        return try withImportCache(bulk) {
+            try transaction(.immediate) {
+                // Dropping and restoring triggers changes the schema, which makes every connection
+                // prepare its statements again: worth it for many rows, not for a few.
+                let deferrals = bulk
+                    ? try RecordUpserter<S.Element>.assignedColumns.map {
+                        try FullTextDeferral.suspend(S.Element.self, on: self, updatedColumns: $0)
+                    } ?? []
+                    : []
+                // Two prepared statements per record type, no read per row (see RecordUpserter).
+                let upserter = try RecordUpserter<S.Element>(self)
+                // Only that path never reads the plain indexes, so only it can build them last.
+                let indexes = bulk && upserter.isBatchPath ? try IndexDeferral(table: S.Element.schema.table, on: self) : nil
+                var counts = UpsertCounts()
+                for record in records {
+                    let outcome = try upserter.upsert(record)
+                    counts.record(outcome)
+                    if outcome == .inserted, let indexes {
+                        // Records stand for the bytes of an import's file: after 10,000, the
+                        // share inserted says whether the batch will reach the threshold.
+                        try indexes.inserted(
+                            counts.inserted, rows: counts.total, bytesRead: counts.total, totalBytes: expected, on: self)
+                    }
+                }
+                for deferral in deferrals { try deferral.resume(on: self) }
+                try indexes?.rebuild(on: self)
+                return counts
             }
-            for deferral in deferrals { try deferral.resume(on: self) }
-            return counts
         }
     }
 

@@ -167,6 +167,62 @@ struct RecordWritesTests {
         try expectFullTextIntact()
     }
 
+    /// Products named `Bulk 0` … that a probe checks the writing connection's indexes during.
+    struct ProbedProducts: Sequence, IteratorProtocol {
+        let count: Int
+        let probeAt: Int
+        let probe: () throws -> Void
+        var position = 0
+        /// The last product is refused (a negative price) when set.
+        var failLast = false
+
+        var underestimatedCount: Int { count }
+
+        mutating func next() -> Product? {
+            guard position < count else { return nil }
+            defer { position += 1 }
+            if position == probeAt { try? probe() }
+            let price: Double = failLast && position == count - 1 ? -1 : 1
+            return Product(name: "Bulk \(position)", type: position.isMultiple(of: 2) ? "even" : "odd", year: 2000, price: price)
+        }
+    }
+
+    @Test("A bulk upsert builds the plain indexes once at the end, as an import does: the same schema, searchable; a failing one leaves them as they were")
+    func bulkUpsertDefersIndexes() throws {
+        func schema(_ db: Connection) throws -> [String] {
+            try db.fetchAll("SELECT name || ': ' || ifnull(sql, '') FROM sqlite_master WHERE tbl_name = 'product' ORDER BY name") {
+                try $0.decode(String.self, at: 0)
+            }
+        }
+        let before = try catalogue.database.inDatabase(schema)
+        #expect(before.contains { $0.hasPrefix("product_by_name_key: ") })
+        var during: [String] = []
+        let cacheBefore: Int? = try catalogue.database.inDatabase { try $0.scalar("PRAGMA cache_size") }
+        let counts = try catalogue.database.inDatabase { db in
+            try db.upsert(contentsOf: ProbedProducts(count: 110_000, probeAt: 105_000) { during = try schema(db) })
+        }
+        #expect(counts.inserted == 110_000)
+        #expect(!during.isEmpty && !during.contains { $0.hasPrefix("product_by_name_key: ") }, "the plain indexes are dropped during the batch")
+        #expect(during.contains { $0.hasPrefix("sqlite_autoindex_product_1") }, "the natural key's unique index stays")
+        #expect(try catalogue.database.inDatabase(schema) == before)
+        #expect(try catalogue.database.inDatabase { try $0.scalar("PRAGMA cache_size") } as Int? == cacheBefore)
+        #expect(try catalogue.database.inDatabase { try $0.scalar("PRAGMA integrity_check") } as String? == "ok")
+        #expect(try catalogue.records(CatalogueSearch.products(matching: "bulk 10999", scope: .type("Odd"))).map(\.name)
+            == ["Bulk 10999", "Bulk 109991", "Bulk 109993", "Bulk 109995", "Bulk 109997", "Bulk 109999"])
+        try expectFullTextIntact()
+
+        // Failing after the indexes were dropped: nothing lands, and the indexes are as before.
+        let rows = try catalogue.rowCount("product")
+        #expect(throws: DatabaseError.self) {
+            try catalogue.database.inDatabase { db in
+                try db.upsert(contentsOf: ProbedProducts(count: 230_000, probeAt: 229_000, probe: { during = try schema(db) }, failLast: true))
+            }
+        }
+        #expect(!during.contains { $0.hasPrefix("product_by_name_key: ") })
+        #expect(try catalogue.rowCount("product") == rows)
+        #expect(try catalogue.database.inDatabase(schema) == before)
+    }
+
     @Test("Aliases with the separator are refused and nothing is written", arguments: ["a;b", ";", " x; "])
     func invalidAlias(alias: String) throws {
         let before = try catalogue.rowCount("country")

@@ -52,8 +52,10 @@ extension Connection {
     /// cache that holds their pages saves reading them back from the file.
     static let importCacheKiB = 65_536
 
-    /// Runs `body` with a page cache of at least ``importCacheKiB``, then restores the size.
-    private func withImportCache<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` with a page cache of at least ``importCacheKiB`` (when `enlarged`), then
+    /// restores the size: for an import, and a bulk ``upsert(contentsOf:)``.
+    func withImportCache<T>(_ enlarged: Bool = true, _ body: () throws -> T) throws -> T {
+        guard enlarged else { return try body() }
         let previous: Int = try scalar("PRAGMA cache_size") ?? -2000
         // A negative size is in KiB, a positive one in pages.
         let pageSize: Int = try scalar("PRAGMA page_size") ?? 4096
