@@ -88,10 +88,11 @@ extension Connection {
     /// all land, or, when one fails, none. Returns how many were inserted, updated and unchanged.
     /// From ``bulkWriteThreshold`` records on it writes as an import does, with the same index
     /// at the end: the full-text and trigram entries of the new rows are written in one
-    /// statement at the end instead of by a trigger per row, the page cache is at least
-    /// 64 MiB for the batch, and when the inserts reach (or, after 10,000 records, are on course
-    /// to reach) 100,000 or half the rows the table held, the table's plain indexes are built
-    /// once at the end instead of row by row.
+    /// statement at the end instead of by a trigger per row, and the page cache is at least
+    /// 64 MiB for the batch. A batch of 100,000 records or more (by its `underestimatedCount`)
+    /// whose inserts reach (or, after 10,000 records, are on course to reach) 100,000 or half
+    /// the rows the table held has the table's plain indexes built once at the end instead of
+    /// row by row.
     ///
     /// ```swift
     /// let counts = try db.upsert(contentsOf: products)
@@ -112,8 +113,10 @@ extension Connection {
                     : []
                 // Two prepared statements per record type, no read per row (see RecordUpserter).
                 let upserter = try RecordUpserter<S.Element>(self)
-                // Only that path never reads the plain indexes, so only it can build them last.
-                let indexes = bulk && upserter.isBatchPath ? try IndexDeferral(table: S.Element.schema.table, on: self) : nil
+                // Only that path never reads the plain indexes, so only it can build them last;
+                // a batch too small to reach the threshold does not count the table's rows.
+                let indexes = expected >= IndexDeferral.minimumRows && upserter.isBatchPath
+                    ? try IndexDeferral(table: S.Element.schema.table, on: self) : nil
                 var counts = UpsertCounts()
                 for record in records {
                     let outcome = try upserter.upsert(record)

@@ -31,8 +31,8 @@ public final class PreparedSearch<R: Record>: Sendable {
     public let count: CountLimit
     /// The request for a text: what the search means, and what runs for texts no template fits.
     private let makeRequest: @Sendable (String) throws -> FetchRequest<R>
-    /// The page, the capped count and the exact count, compiled once; nil when the request's
-    /// SQL depends on its text in another way than through the folded key.
+    /// The page and count statements, compiled once; nil when the request's SQL depends on
+    /// its text in another way than through the folded key.
     private let templates: Templates?
 
     private struct Templates: Sendable {
@@ -186,7 +186,7 @@ extension Catalogue {
     ///
     /// ```swift
     /// let search = try catalogue.prepareSearch(products: .type("device"), limit: 20)
-    /// try search.search("ip").summary  // "3 items found"
+    /// try search.search("ipa").summary  // "2 items found" (iPad, iPad mini)
     /// ```
     public func prepareSearch(
         products scope: ProductScope = .all, mode: MatchMode = .prefix, limit: Int = 50, count: CountLimit = .standard

@@ -31,7 +31,10 @@ final class IndexDeferral {
     private var dropped: [(name: String, sql: String)] = []
     private var done = false
 
-    init(table: String, on db: Connection, minimumRows: Int = 100_000) throws {
+    /// The fewest inserted rows that make building the indexes at the end cheaper.
+    static let minimumRows = 100_000
+
+    init(table: String, on db: Connection, minimumRows: Int = IndexDeferral.minimumRows) throws {
         self.table = table
         let rows: Int = try db.scalar("SELECT count(*) FROM \(table)") ?? 0
         threshold = max(minimumRows, rows / 2)
