@@ -64,16 +64,12 @@ extension CatalogueReading {
 
     public func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
         let request = try resolvingTypos(in: request)
-        var records: [R] = []
-        try forEachRow(try request.selectSQL(in: dialect)) { records.append(try R(row: $0)) }
-        return records
+        return try fetchRecords(try request.selectSQL(in: dialect), as: R.self, expectedCount: 0)
     }
 
     public func fetchCount<R: Record>(_ request: FetchRequest<R>) throws -> Int {
         let request = try resolvingTypos(in: request)
-        var count = 0
-        try forEachRow(try request.countSQL(in: dialect)) { count = Int(try $0.decodeInteger(at: 0)) }
-        return count
+        return try fetchInteger(try request.countSQL(in: dialect))
     }
 
     /// How many records match the request's predicate, counting no further than `limit`: the
@@ -85,9 +81,7 @@ extension CatalogueReading {
     /// ```
     public func fetchCount<R: Record>(_ request: FetchRequest<R>, stoppingAfter limit: Int) throws -> Int {
         let request = try resolvingTypos(in: request)
-        var count = 0
-        try forEachRow(try request.countSQL(in: dialect, stoppingAfter: limit)) { count = Int(try $0.decodeInteger(at: 0)) }
-        return count
+        return try fetchInteger(try request.countSQL(in: dialect, stoppingAfter: limit))
     }
 
     public func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64] {
@@ -144,19 +138,9 @@ extension CatalogueReading {
         var page = try resolvingTypos(in: request)
         if let limit { page.fetchLimit = limit }
         page.fetchOffset = offset
-        let records = try fetch(page)
-        // A page shorter than the limit, from the start, is the whole result: no count needed.
-        if offset == 0, page.fetchLimit.map({ records.count < $0 }) ?? true {
-            return SearchResults(records: records, totalCount: records.count)
+        return try SearchResults.counting(try fetch(page), limit: page.fetchLimit, offset: offset, count: count) { stop in
+            try stop.map { try fetchCount(page, stoppingAfter: $0) } ?? fetchCount(page)
         }
-        // A cap below what the page shows (offset + records) would say less than is shown.
-        guard let cap = count.cap, cap >= offset + records.count else {
-            return SearchResults(records: records, totalCount: try fetchCount(page))
-        }
-        let counted = try fetchCount(page, stoppingAfter: cap + 1)
-        return counted > cap
-            ? SearchResults(records: records, totalCount: cap, isCountExact: false)
-            : SearchResults(records: records, totalCount: counted)
     }
 }
 

@@ -37,9 +37,10 @@ public final class PreparedSearch<R: Record>: Sendable {
 
     private struct Templates: Sendable {
         let page: SearchTextTemplate
+        /// Counts every match.
         let count: SearchTextTemplate
-        /// The count's cap (nil: it counts every match).
-        let cap: Int?
+        /// Stops after the cap and one more (nil without a cap).
+        let cappedCount: SearchTextTemplate?
     }
 
     /// Whether keystrokes only bind their text into statements compiled when the search was
@@ -88,17 +89,15 @@ public final class PreparedSearch<R: Record>: Sendable {
         guard let templates, let bindings = SearchTextTemplate.bindings(for: text) else {
             return try catalogue.search(try request(for: text), count: count)
         }
-        let page = templates.page.fragment(folded: bindings.folded, successor: bindings.successor)
-        let counting = templates.count.fragment(folded: bindings.folded, successor: bindings.successor)
+        let (folded, successor) = bindings
+        let page = templates.page.fragment(folded: folded, successor: successor)
         return try catalogue.read { db in
             let records = try db.fetchRecords(page, as: R.self, expectedCount: limit)
-            // A page shorter than the limit is the whole result: no count needed.
-            guard records.count == limit else { return SearchResults(records: records, totalCount: records.count) }
-            let counted = try db.fetchInteger(counting)
-            if let cap = templates.cap, counted > cap {
-                return SearchResults(records: records, totalCount: cap, isCountExact: false)
+            return try SearchResults.counting(records, limit: limit, offset: 0, count: count) { stoppingAfter in
+                // The capped template stops after `cap + 1`, which is what a capped count asks.
+                let counting = stoppingAfter == nil ? templates.count : templates.cappedCount ?? templates.count
+                return try db.fetchInteger(counting.fragment(folded: folded, successor: successor))
             }
-            return SearchResults(records: records, totalCount: counted)
         }
     }
 
@@ -118,6 +117,13 @@ public final class PreparedSearch<R: Record>: Sendable {
 
     /// The request for `text`, limited to ``limit``: what ``fetch(_:)`` and ``search(_:)`` run.
     public func request(for text: String) throws -> FetchRequest<R> {
+        try Self.page(of: makeRequest, for: text, limit: limit)
+    }
+
+    /// `makeRequest(text)` as a first page of `limit` records.
+    private static func page(
+        of makeRequest: (String) throws -> FetchRequest<R>, for text: String, limit: Int
+    ) throws -> FetchRequest<R> {
         var request = try makeRequest(text)
         request.fetchLimit = limit
         request.fetchOffset = 0
@@ -130,24 +136,21 @@ public final class PreparedSearch<R: Record>: Sendable {
         of makeRequest: (String) throws -> FetchRequest<R>, limit: Int, count: CountLimit, dialect: some SQLDialect
     ) throws -> Templates? {
         func request(_ text: String) throws -> FetchRequest<R> {
-            var request = try makeRequest(text)
-            request.fetchLimit = limit
-            request.fetchOffset = 0
-            return request
+            try page(of: makeRequest, for: text, limit: limit)
         }
-        guard try !request(SearchTextTemplate.sentinels.0).predicate.isPlannedPerText else { return nil }
-        // A cap below the page would say "more than the cap" beside a longer page: such a
-        // search counts exactly, as Catalogue.search does.
-        let cap = count.cap.flatMap { $0 >= limit ? $0 : nil }
-        guard let page = try SearchTextTemplate({ try request($0).selectSQL(in: dialect) }),
-              let counting = try SearchTextTemplate({ text in
-                  let counted = try request(text)
-                  // One more than the cap tells "more than the cap" from "exactly the cap".
-                  return try cap.map { try counted.countSQL(in: dialect, stoppingAfter: $0 + 1) }
-                      ?? counted.countSQL(in: dialect)
-              })
+        guard try !request(SearchTextTemplate.sentinels.0).predicate.isPlannedPerText,
+              let page = try SearchTextTemplate({ try request($0).selectSQL(in: dialect) }),
+              let counting = try SearchTextTemplate({ try request($0).countSQL(in: dialect) })
         else { return nil }
-        return Templates(page: page, count: counting, cap: cap)
+        // One more than the cap tells "more than the cap" from "exactly the cap"
+        // (SearchResults.counting asks for it).
+        var capped: SearchTextTemplate?
+        if let cap = count.cap {
+            guard let template = try SearchTextTemplate({ try request($0).countSQL(in: dialect, stoppingAfter: cap + 1) })
+            else { return nil }
+            capped = template
+        }
+        return Templates(page: page, count: counting, cappedCount: capped)
     }
 }
 

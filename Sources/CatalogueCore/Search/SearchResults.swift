@@ -26,6 +26,28 @@ public struct SearchResults<R: Record>: Sendable {
         self.isCountExact = isCountExact
     }
 
+    /// A page read with `limit` (nil: none) at `offset`, with its count as `count` says: none
+    /// needed when a page from the start is shorter than the limit; else `countMatches(nil)`
+    /// (every match) or, for a cap no smaller than what the page shows, `countMatches(cap + 1)`
+    /// (a count that stops there), above the cap "more than the cap". The one rule of
+    /// ``CatalogueReading/search(_:limit:offset:count:)`` and ``PreparedSearch/search(_:)``.
+    static func counting(
+        _ records: [R], limit: Int?, offset: Int, count: CountLimit,
+        _ countMatches: (_ stoppingAfter: Int?) throws -> Int
+    ) rethrows -> SearchResults<R> {
+        if offset == 0, limit.map({ records.count < $0 }) ?? true {
+            return SearchResults(records: records, totalCount: records.count)
+        }
+        // A cap below what the page shows (offset + records) would say less than is shown.
+        guard let cap = count.cap, cap >= offset + records.count else {
+            return SearchResults(records: records, totalCount: try countMatches(nil))
+        }
+        let counted = try countMatches(cap + 1)
+        return counted > cap
+            ? SearchResults(records: records, totalCount: cap, isCountExact: false)
+            : SearchResults(records: records, totalCount: counted)
+    }
+
     /// "N items found" (grouped: "1,000 items found"), "1 item found", "No items found", or
     /// "More than 1,000 items found" when the count stopped at its cap.
     public var summary: String {

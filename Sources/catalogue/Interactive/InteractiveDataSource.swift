@@ -44,7 +44,9 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
 
     private enum Current {
         case browse(SectionedResultsController<R>, ListLayout)
-        case search(FetchRequest<R>, count: Int)
+        /// A search, its text and its count: the request is built only to read past the first
+        /// window.
+        case search(PreparedSearch<R>, text: String, count: Int)
     }
 
     private var current: Current?
@@ -74,16 +76,15 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
         switch mode {
         case .search:
             let search = try preparedSearch(scope: scope, match: match)
-            let request = try search.request(for: text)
             // Counted up to the cap, and listed as far: a keystroke never counts every match.
             let results = try search.search(text)
-            current = .search(request, count: results.totalCount)
+            current = .search(search, text: text, count: results.totalCount)
             window = (0, results.records)
             var position: Int?
             if let id {
                 position = results.records.firstIndex { $0.id == id }
                 if position == nil, results.totalCount > results.records.count {
-                    var listed = request
+                    var listed = try search.request(for: text)
                     listed.fetchLimit = results.totalCount
                     position = try catalogue.fetchIDs(listed).firstIndex(of: id)
                 }
@@ -195,11 +196,11 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
                 // Deleted by another process since the last fetch; the next reload drops it.
                 return nil
             }
-        case .search(let request, let count)?:
+        case .search(let search, let text, let count)?:
             guard position >= 0, position < count else { return nil }
             if position < window.start || position >= window.start + window.records.count {
                 // Read a window around the position, so scrolling either way stays in it.
-                var page = request
+                var page = try search.request(for: text)
                 page.fetchOffset = max(0, position - Self.windowSize / 2)
                 page.fetchLimit = Self.windowSize
                 window = (page.fetchOffset, try catalogue.fetch(page))
