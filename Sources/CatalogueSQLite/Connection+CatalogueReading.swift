@@ -26,6 +26,9 @@ extension Connection: CatalogueWriting {
     @inlinable
     public func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
         let request = try resolvingTypos(in: request)
+        if let page = try fetchPageThroughKeyRanges(request, select: { try $0.selectSQL(in: SQLiteDialect()) }, { try R(row: $0) }) {
+            return page
+        }
         let sql = try request.selectSQL(in: plannedDialect(for: request))
         // Room for a page up front; a longer request grows as it reads.
         let expected = min(request.fetchLimit ?? 0, Connection.reservedPageLimit)
@@ -66,6 +69,10 @@ extension Connection: CatalogueWriting {
     @inlinable
     public func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64] {
         let request = try resolvingTypos(in: request)
+        if let page = try fetchPageThroughKeyRanges(
+            request, select: { try $0.select(R.schema.qualifiedID, in: SQLiteDialect()) }, { $0.statement.int64(at: 0) }) {
+            return page
+        }
         let sql = try request.select(R.schema.qualifiedID, in: plannedDialect(for: request))
         return try fetchAll(sql.sql, StatementArguments(sql.arguments)) { $0.statement.int64(at: 0) }
     }

@@ -128,8 +128,10 @@ extension Connection {
                             counts.inserted, rows: counts.total, bytesRead: counts.total, totalBytes: expected, on: self)
                     }
                 }
-                for deferral in deferrals { try deferral.resume(on: self) }
+                // The key ranges are rebuilt by reading the key index, so the indexes come first.
                 try indexes?.rebuild(on: self)
+                for deferral in deferrals { try deferral.resume(on: self) }
+                try rebuildGrownKeyRanges()
                 return counts
             }
         }

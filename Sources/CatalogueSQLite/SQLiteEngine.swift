@@ -155,6 +155,7 @@ public final class SQLiteEngine: CatalogueEngine {
                     let result = try body(db)
                     // Rows other tools wrote get their keys before this commit.
                     try SQLiteKeyRefolding.refoldQueued(on: db)
+                    try db.rebuildGrownKeyRanges()
                     return result
                 }
             }

@@ -23,7 +23,8 @@ import SQLiteStore
 ///   the keys do), its insert, delete and update triggers, and a `rebuild` of existing rows;
 /// - each of ``RecordSchema/substringIndexedColumns``: its trigram index
 ///   (``SQLiteTrigramIndex``), filled and kept in sync, which `CONTAINS[cd]` reads when the text
-///   is selective.
+///   is selective, and its key range index (``SQLiteKeyRangeIndex``), which a page of
+///   `CONTAINS[cd]` in key order reads.
 public enum SQLiteSearchSupport {
     /// The statements, separated by newlines, each ending with `;`.
     public static func sql(for schema: RecordSchema) -> String {
@@ -42,6 +43,7 @@ public enum SQLiteSearchSupport {
         }
         for key in schema.substringIndexedColumns {
             statements += SQLiteTrigramIndex(schema: schema, keyColumn: key).creationSQL(recordTable: schema.table)
+            statements += SQLiteKeyRangeIndex(schema: schema, keyColumn: key).creationSQL()
         }
         return statements.joined(separator: "\n") + "\n"
     }

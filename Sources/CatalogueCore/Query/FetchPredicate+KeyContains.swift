@@ -31,3 +31,29 @@ extension FetchPredicate {
         }
     }
 }
+
+extension FetchPredicate {
+    /// The `CONTAINS[cd]` comparisons of stored keys that every match must meet: this predicate
+    /// itself, or the members of its ANDs and one-member ORs (not those beside other
+    /// alternatives, or under NOT). An engine
+    /// may narrow the rows to those holding all of them before checking the whole predicate.
+    ///
+    /// ```swift
+    /// (FetchPredicate.contains("name", "lamp", options: .caseAndDiacriticInsensitive)
+    ///     && .equals("type", "light"))
+    ///     .requiredKeyContainsComparisons(in: Product.schema)  // [("product.name_key", "lamp")]
+    /// ```
+    public func requiredKeyContainsComparisons(in schema: RecordSchema) -> [(keyColumn: String, needle: String)] {
+        switch self {
+        case .comparison(_, .contains, .text, _):
+            return keyContainsComparisons(in: schema)
+        case .and(let predicates):
+            return predicates.flatMap { $0.requiredKeyContainsComparisons(in: schema) }
+        case .or(let predicates) where predicates.count == 1:
+            // A term of the terms mode with no other reading.
+            return predicates[0].requiredKeyContainsComparisons(in: schema)
+        default:
+            return []
+        }
+    }
+}

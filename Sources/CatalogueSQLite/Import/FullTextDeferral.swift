@@ -4,8 +4,8 @@ import SQLiteStore
 
 
 /// Indexes the new rows of a bulk import for full-text search in one statement at the end,
-/// instead of one trigger call per row: for the record's FTS5 word index and for each of its
-/// trigram indexes (``SQLiteTrigramIndex``).
+/// instead of one trigger call per row: for the record's FTS5 word index, each of its
+/// trigram indexes (``SQLiteTrigramIndex``) and key range indexes (``SQLiteKeyRangeIndex``).
 ///
 /// Why: inside a transaction, each single-row INSERT opens a statement savepoint (the FTS5
 /// trigger may abort it), and FTS5 flushes its pending terms to a new segment at every
@@ -29,8 +29,17 @@ import SQLiteStore
 struct FullTextDeferral {
     let triggerName: String
     let triggerSQL: String
-    let catchUpSQL: String
+    let catchUp: CatchUp
     let lastIDBefore: Int64
+
+    /// How the new rows are indexed when the trigger comes back.
+    enum CatchUp {
+        /// One `INSERT … SELECT` of the rows with ids above the bound parameter.
+        case rows(sql: String)
+        /// The key range index: its keys added to their ranges, or the whole index built again
+        /// when the new rows are a quarter of the table or more.
+        case keyRanges(SQLiteKeyRangeIndex)
+    }
 
     /// Drops `R`'s after-insert triggers of its full-text and trigram indexes, each where it is
     /// safe; returns what was done, to resume.
@@ -49,6 +58,14 @@ struct FullTextDeferral {
                 table: schema.table, ftsTable: index.table, columns: [key], indexedWhen: "\(key) <> ''",
                 updatedColumns: updatedColumns, on: db) {
                 deferrals.append(deferral)
+            }
+            let ranges = SQLiteKeyRangeIndex(schema: schema, keyColumn: key)
+            if let deferral = try suspend(
+                table: schema.table, ftsTable: ranges.trigramTable, columns: [key], indexedWhen: nil,
+                updatedColumns: updatedColumns, on: db) {
+                deferrals.append(FullTextDeferral(
+                    triggerName: deferral.triggerName, triggerSQL: deferral.triggerSQL, catchUp: .keyRanges(ranges),
+                    lastIDBefore: deferral.lastIDBefore))
             }
         }
         return deferrals
@@ -76,13 +93,26 @@ struct FullTextDeferral {
         let condition = indexedWhen.map { " AND \($0)" } ?? ""
         return FullTextDeferral(
             triggerName: trigger.name, triggerSQL: trigger.sql,
-            catchUpSQL: "INSERT INTO \(ftsTable) (rowid, \(list)) SELECT id, \(list) FROM \(table) WHERE id > ?\(condition) ORDER BY id",
+            catchUp: .rows(
+                sql: "INSERT INTO \(ftsTable) (rowid, \(list)) SELECT id, \(list) FROM \(table) WHERE id > ?\(condition) ORDER BY id"),
             lastIDBefore: lastID)
     }
 
     /// Indexes the rows inserted since ``suspend(_:on:updatedColumns:)`` and restores the trigger.
     func resume(on db: Connection) throws {
-        try db.execute(catchUpSQL, [lastIDBefore])
+        switch catchUp {
+        case .rows(let sql):
+            try db.execute(sql, [lastIDBefore])
+        case .keyRanges(let index):
+            let added: Int = try db.scalar("SELECT count(*) FROM \(index.recordTable) WHERE id > ?", [lastIDBefore]) ?? 0
+            // The ranges tell the table's size without counting its rows.
+            let ranges: Int = try db.scalar("SELECT count(*) FROM \(index.rangeTable)") ?? 0
+            if added * 4 >= ranges * SQLiteKeyRangeIndex.keysPerRange {
+                try db.rebuildKeyRanges(index)
+            } else if added > 0 {
+                try db.addKeysToRanges(index, insertedAfter: lastIDBefore)
+            }
+        }
         try db.execute(triggerSQL)
     }
 

@@ -47,8 +47,10 @@ struct SQLiteImportSink<R: ImportableRecord>: ImportSink {
 
     func finish() throws -> Bool {
         let indexing = needsIndexing
-        for deferral in fullText { try deferral.resume(on: db) }
+        // The key ranges are rebuilt by reading the key index, so the indexes come first.
         try indexes?.rebuild(on: db)
+        for deferral in fullText { try deferral.resume(on: db) }
+        try db.rebuildGrownKeyRanges()
         return indexing
     }
 }

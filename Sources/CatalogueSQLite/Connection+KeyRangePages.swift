@@ -1,0 +1,91 @@
+import CatalogueCore
+import Foundation
+import SQLiteStore
+
+extension Connection {
+    /// The most rows (offset plus limit) a page reads through the key ranges.
+    static let keyRangePageMaximum = 1_000
+    /// The most ranges a page reads before giving up for the other plan: about 1 ms. A text
+    /// whose matches are rare among the ranges that hold its trigrams (`lamp 2001`: "lamp" and
+    /// "2001" in different names of one range) is found faster through the per-row trigram
+    /// index, which then has few candidates.
+    static let keyRangeReadLimit = 128
+
+    /// A page of `request` read through the key ranges (``SQLiteKeyRangeIndex``) of its
+    /// `CONTAINS[cd]`, each row made by `transform`; nil when they do not serve it, and the
+    /// request is planned as before. They serve a request that:
+    /// - has a fetch limit, with offset and limit together at most ``keyRangePageMaximum``;
+    /// - sorts first by a folded key, ascending (the catalogue's display order does);
+    /// - requires every match to contain one or more texts of three or more characters in that
+    ///   key (``FetchPredicate/requiredKeyContainsComparisons(in:)``);
+    /// - and whose table has the index.
+    ///
+    /// The ranges holding every trigram of those texts come in key order; for each, the request
+    /// runs restricted to the range's keys (`key >= first AND key < next range's first`, which
+    /// the key's index answers in order), until the page is full. Ranges hold their keys in the
+    /// order the request sorts by, and no match lies outside them, so the rows and their order
+    /// are the request's own. After ``keyRangeReadLimit`` ranges without a full page, nil.
+    @usableFromInline
+    func fetchPageThroughKeyRanges<R: Record, T>(
+        _ request: FetchRequest<R>, select: (FetchRequest<R>) throws -> SQLFragment, _ transform: (Row) throws -> T
+    ) throws -> [T]? {
+        guard let limit = request.fetchLimit, limit > 0, request.fetchOffset + limit <= Self.keyRangePageMaximum,
+              let plan = try keyRangePlan(for: request)
+        else { return nil }
+        let wanted = request.fetchOffset + limit
+        let matches = try cachedStatement(
+            "SELECT rowid >> 32 FROM \(plan.index.trigramTable) WHERE \(plan.index.trigramTable) MATCH ? ORDER BY rowid")
+        try matches.bind([plan.pattern])
+        defer { matches.reset() }
+        let bounds = """
+            SELECT first_key, (SELECT first_key FROM \(plan.index.rangeTable) WHERE id > ?1 ORDER BY id LIMIT 1)
+            FROM \(plan.index.rangeTable) WHERE id = ?1
+            """
+        var rows: [T] = []
+        rows.reserveCapacity(wanted)
+        var previous: Int64 = -1
+        var rangesRead = 0
+        while try matches.step() {
+            let rangeID = matches.int64(at: 0)
+            guard rangeID != previous else { continue }
+            previous = rangeID
+            rangesRead += 1
+            guard rangesRead <= Self.keyRangeReadLimit,
+                  let (lower, upper) = try fetchOne(bounds, [rangeID], {
+                      ($0.statement.string(at: 0), $0.statement.isNull(at: 1) ? nil : $0.statement.string(at: 1))
+                  })
+            else { return nil }
+            var ranged = request
+            // No next range: a blob, which SQLite sorts after every text, keeps the SQL the same.
+            ranged.predicate = request.predicate
+                && .comparison(column: plan.index.keyColumn, operator: .greaterThanOrEqual, value: .text(lower), options: [])
+                && .comparison(
+                    column: plan.index.keyColumn, operator: .lessThan, value: upper.map { .text($0) } ?? .blob(Data([0xFF])),
+                    options: [])
+            ranged.fetchLimit = wanted - rows.count
+            ranged.fetchOffset = 0
+            let sql = try select(ranged)
+            try forEachRow(sql.sql, StatementArguments(sql.arguments)) { rows.append(try transform($0)) }
+            if rows.count >= wanted { break }
+        }
+        return rows.count > request.fetchOffset ? Array(rows.dropFirst(request.fetchOffset)) : []
+    }
+
+    /// The key range index and FTS5 query that serve `request`'s page, if any (see
+    /// ``fetchPageThroughKeyRanges(_:select:_:)``).
+    private func keyRangePlan<R: Record>(for request: FetchRequest<R>) throws -> (index: SQLiteKeyRangeIndex, pattern: String)? {
+        let schema = R.schema
+        guard let first = request.sortDescriptors.first, let column = first.column, first.ascending,
+              first.options == .caseAndDiacriticInsensitive, let key = schema.keyColumn(for: column),
+              let qualifiedKey = schema.qualifiedColumns[key],
+              let index = SQLiteKeyRangeIndex.index(forQualifiedKey: qualifiedKey, in: schema)
+        else { return nil }
+        let needles = request.predicate.requiredKeyContainsComparisons(in: schema)
+            .filter { $0.keyColumn == qualifiedKey && SQLiteTrigramIndex.matchPattern(for: $0.needle) != nil }
+            .map(\.needle)
+        guard let pattern = SQLiteKeyRangeIndex.matchPattern(for: needles),
+              try hasTable(index.rangeTable), try hasTable(index.trigramTable)
+        else { return nil }
+        return (index, pattern)
+    }
+}

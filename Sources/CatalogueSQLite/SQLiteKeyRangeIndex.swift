@@ -1,0 +1,163 @@
+import CatalogueCore
+
+/// A substring index over ranges of a folded key column's order: which run of about 64
+/// consecutive keys holds each trigram. A `CONTAINS[cd]` page in key order reads only the runs
+/// that can hold a match, in order, and stops at the page: a few hundred keys read, where the
+/// ordered scan reads every key before the page's last match and the per-row trigram index
+/// (``SQLiteTrigramIndex``) looks up and sorts every candidate.
+///
+/// Two tables per key column, named after it (`product_name_key_range`, and
+/// `product_name_key_range_trigram`):
+/// - the ranges, `(id, first_key, appended)`: a range holds the keys from its `first_key` up to
+///   the next range's. Ids grow with `first_key` and leave room between them
+///   (``idSpacing``), so a range can be split in place. The first range starts at `''`.
+/// - an FTS5 table (`trigram` tokenizer, `detail=none`) whose documents hold keys, newline
+///   separated. Its rowid is `range id << 32 | sequence`: sequence 0 holds the keys the range
+///   was built with, and each key written since (a trigger) is a document of its own, numbered
+///   by the range's `appended` count. FTS5 returns rowids in order, so the ranges that hold
+///   every trigram of a text come in key order.
+///
+/// A deleted or renamed key stays in its range's documents until the range is rebuilt: that
+/// only makes a range read for nothing, never hides a match. CatalogueKit rebuilds a range
+/// once ``keysPerRange`` keys have been added to it (at the end of its write transactions),
+/// and the whole index after an import that adds many rows.
+///
+/// ```swift
+/// let ranges = SQLiteKeyRangeIndex(schema: Product.schema, keyColumn: "name_key")
+/// ranges.rangeTable    // "product_name_key_range"
+/// ranges.trigramTable  // "product_name_key_range_trigram"
+/// ```
+public struct SQLiteKeyRangeIndex: Sendable, Hashable {
+    /// The ranges (`product_name_key_range`).
+    public let rangeTable: String
+    /// The FTS5 table of the ranges' keys (`product_name_key_range_trigram`).
+    public let trigramTable: String
+    /// The record table (`product`).
+    public let recordTable: String
+    /// The indexed key column (`name_key`).
+    public let keyColumn: String
+
+    /// How many keys a range holds when it is built (a range never splits a run of equal keys).
+    public static let keysPerRange = 64
+    /// The gap between the ids of neighbouring ranges when the index is built: room to split a
+    /// range into as many as 256 without renumbering.
+    public static let idSpacing: Int64 = 256
+    /// Range ids stay below this, so that `id << 32 | sequence` is a positive 64-bit rowid.
+    public static let idLimit: Int64 = 1 << 31
+
+    /// The index of `keyColumn` in `schema`.
+    public init(schema: RecordSchema, keyColumn: String) {
+        self.init(recordTable: schema.table, keyColumn: keyColumn)
+    }
+
+    /// The index of `keyColumn` in `recordTable`.
+    init(recordTable: String, keyColumn: String) {
+        self.recordTable = recordTable
+        self.keyColumn = keyColumn
+        rangeTable = "\(recordTable)_\(keyColumn)_range"
+        trigramTable = "\(rangeTable)_trigram"
+    }
+
+    /// The name of the trigger that adds inserted keys (`product_name_key_range_after_insert`).
+    var insertTriggerName: String {
+        "\(rangeTable)_after_insert"
+    }
+
+    /// The index for a qualified key column (`product.name_key`), when the schema has one.
+    public static func index(forQualifiedKey qualifiedKey: String, in schema: RecordSchema) -> SQLiteKeyRangeIndex? {
+        let prefix = schema.table + "."
+        guard qualifiedKey.hasPrefix(prefix) else { return nil }
+        let key = String(qualifiedKey.dropFirst(prefix.count))
+        guard schema.substringIndexedColumns.contains(key) else { return nil }
+        return SQLiteKeyRangeIndex(schema: schema, keyColumn: key)
+    }
+
+    /// The statements that create the index, fill it from the table's rows and keep it in sync
+    /// (as migration `0006_contains_key_ranges` does for products).
+    public func creationSQL() -> [String] {
+        [
+            """
+            CREATE TABLE \(rangeTable) (
+                id INTEGER PRIMARY KEY,
+                first_key TEXT NOT NULL UNIQUE,
+                appended INTEGER NOT NULL DEFAULT 0
+            );
+            """,
+            "CREATE INDEX \(rangeTable)_grown ON \(rangeTable) (id) WHERE appended >= \(Self.keysPerRange);",
+            trigramTableSQL,
+        ] + fillSQL + triggerSQL
+    }
+
+    /// The FTS5 table: options in single quotes, no `content=` (its documents are its own), so
+    /// that tools looking for the record's word index do not take it for one.
+    var trigramTableSQL: String {
+        "CREATE VIRTUAL TABLE \(trigramTable) USING fts5 (keys, tokenize='trigram case_sensitive 1', detail=none);"
+    }
+
+    /// Fills the empty index from the table's keys: a range starts at every ``keysPerRange``th
+    /// key in key order (unless it repeats the key before it), the first at `''`; each range's
+    /// keys become its document 0. About 2.3 s at 1,000,000 products.
+    var fillSQL: [String] {
+        [
+            """
+            WITH ordered AS (
+                SELECT \(keyColumn) AS key, row_number() OVER win - 1 AS position, lag(\(keyColumn)) OVER win AS previous
+                FROM \(recordTable) WHERE \(keyColumn) <> '' WINDOW win AS (ORDER BY \(keyColumn))
+            )
+            INSERT INTO \(rangeTable) (id, first_key)
+            SELECT (position / \(Self.keysPerRange)) * \(Self.idSpacing), CASE WHEN position = 0 THEN '' ELSE key END
+            FROM ordered WHERE position % \(Self.keysPerRange) = 0 AND (position = 0 OR key IS NOT previous);
+            """,
+            "INSERT OR IGNORE INTO \(rangeTable) (id, first_key) VALUES (0, '');",
+            """
+            INSERT INTO \(trigramTable) (rowid, keys)
+            SELECT range_id << 32, group_concat(key, char(10)) FROM (
+                SELECT \(keyColumn) AS key, (\(rangeLookup("\(recordTable).\(keyColumn)"))) AS range_id
+                FROM \(recordTable) WHERE \(keyColumn) <> ''
+            ) GROUP BY range_id;
+            """,
+        ]
+    }
+
+    /// A subquery for the id of the range that holds `key`.
+    func rangeLookup(_ key: String) -> String {
+        "SELECT id FROM \(rangeTable) WHERE first_key <= \(key) ORDER BY first_key DESC LIMIT 1"
+    }
+
+    /// The triggers: a key inserted, or changed, is added to its range as a document of its own.
+    /// Deletes leave the range alone (see the type's notes).
+    var triggerSQL: [String] {
+        func add(_ key: String) -> String {
+            """
+                UPDATE \(rangeTable) SET appended = appended + 1 WHERE id = (\(rangeLookup(key)));
+                INSERT INTO \(trigramTable) (rowid, keys)
+                    SELECT (id << 32) | appended, \(key) FROM \(rangeTable) WHERE first_key <= \(key) ORDER BY first_key DESC LIMIT 1;
+            """
+        }
+        return [
+            """
+            CREATE TRIGGER \(rangeTable)_after_insert AFTER INSERT ON \(recordTable) WHEN new.\(keyColumn) <> '' BEGIN
+            \(add("new.\(keyColumn)"))
+            END;
+            """,
+            """
+            CREATE TRIGGER \(rangeTable)_after_update AFTER UPDATE OF \(keyColumn) ON \(recordTable)
+            WHEN new.\(keyColumn) <> '' AND new.\(keyColumn) IS NOT old.\(keyColumn) BEGIN
+            \(add("new.\(keyColumn)"))
+            END;
+            """,
+        ]
+    }
+
+    /// The FTS5 query for the ranges holding every trigram of each text: each text's pattern
+    /// (``SQLiteTrigramIndex/matchPattern(for:)``), joined by FTS5's implicit AND. Nil when a
+    /// text has no trigram.
+    public static func matchPattern(for needles: [String]) -> String? {
+        var patterns: [String] = []
+        for needle in needles {
+            guard let pattern = SQLiteTrigramIndex.matchPattern(for: needle) else { return nil }
+            patterns.append(pattern)
+        }
+        return patterns.isEmpty ? nil : patterns.joined(separator: " ")
+    }
+}
