@@ -102,12 +102,31 @@ extension Connection {
         return runs
     }
 
-    /// Builds the whole index again from the table's keys (about 2.3 s at 1,000,000 products).
+    /// Builds the whole index again from the table's keys, read once in order from the key's
+    /// index: a range for each run of ``SQLiteKeyRangeIndex/keysPerRange`` keys, its ids
+    /// ``SQLiteKeyRangeIndex/idSpacing`` apart, the first at `''`.
     func rebuildKeyRanges(_ index: SQLiteKeyRangeIndex) throws {
         try execute("DELETE FROM \(index.rangeTable)")
         try execute("DROP TABLE \(index.trigramTable)")
         try execute(index.trigramTableSQL)
-        for statement in index.fillSQL { try execute(statement) }
+        let insertRange = try cachedStatement("INSERT INTO \(index.rangeTable) (id, first_key) VALUES (?, ?)")
+        let insertKeys = try cachedStatement("INSERT INTO \(index.trigramTable) (rowid, keys) VALUES (?, ?)")
+        var ordinal: Int64 = 0
+        var run: [String] = []
+        func flush() throws {
+            let id = ordinal * SQLiteKeyRangeIndex.idSpacing
+            try insertRange.execute([id, ordinal == 0 ? "" : run[0]])
+            if !run.isEmpty { try insertKeys.execute([id << 32, run.joined(separator: "\n")]) }
+            ordinal += 1
+            run.removeAll(keepingCapacity: true)
+        }
+        let key = index.keyColumn
+        try forEachRow("SELECT \(key) FROM \(index.recordTable) WHERE \(key) <> '' ORDER BY \(key)") { row in
+            let value = row.statement.string(at: 0)
+            if run.count >= SQLiteKeyRangeIndex.keysPerRange, value != run.last { try flush() }
+            run.append(value)
+        }
+        try flush()
     }
 
     /// Adds the keys of the rows inserted with ids above `lastID` to their ranges, as the insert

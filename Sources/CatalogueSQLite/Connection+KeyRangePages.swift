@@ -33,6 +33,7 @@ extension Connection {
               let plan = try keyRangePlan(for: request)
         else { return nil }
         let wanted = request.fetchOffset + limit
+        guard let page = try keyRangePageTemplate(request, index: plan.index, wanted: wanted, select: select) else { return nil }
         let matches = try cachedStatement(
             "SELECT rowid >> 32 FROM \(plan.index.trigramTable) WHERE \(plan.index.trigramTable) MATCH ? ORDER BY rowid")
         try matches.bind([plan.pattern])
@@ -43,6 +44,7 @@ extension Connection {
             """
         var rows: [T] = []
         rows.reserveCapacity(wanted)
+        var arguments = page.sql.arguments
         var previous: Int64 = -1
         var rangesRead = 0
         while try matches.step() {
@@ -55,20 +57,38 @@ extension Connection {
                       ($0.statement.string(at: 0), $0.statement.isNull(at: 1) ? nil : $0.statement.string(at: 1))
                   })
             else { return nil }
-            var ranged = request
-            // No next range: a blob, which SQLite sorts after every text, keeps the SQL the same.
-            ranged.predicate = request.predicate
-                && .comparison(column: plan.index.keyColumn, operator: .greaterThanOrEqual, value: .text(lower), options: [])
-                && .comparison(
-                    column: plan.index.keyColumn, operator: .lessThan, value: upper.map { .text($0) } ?? .blob(Data([0xFF])),
-                    options: [])
-            ranged.fetchLimit = wanted - rows.count
-            ranged.fetchOffset = 0
-            let sql = try select(ranged)
-            try forEachRow(sql.sql, StatementArguments(sql.arguments)) { rows.append(try transform($0)) }
+            arguments[page.lower] = .text(lower)
+            // No next range: a blob, which SQLite sorts after every text.
+            arguments[page.upper] = upper.map { .text($0) } ?? .blob(Data([0xFF]))
+            arguments[page.limit] = .integer(Int64(wanted - rows.count))
+            try forEachRow(page.sql.sql, StatementArguments(arguments)) { rows.append(try transform($0)) }
             if rows.count >= wanted { break }
         }
         return rows.count > request.fetchOffset ? Array(rows.dropFirst(request.fetchOffset)) : []
+    }
+
+    /// `request` restricted to a range of keys, compiled once for every range of a page: its
+    /// SQL, and where its arguments hold the range's bounds and the LIMIT (placeholders found
+    /// by value). Nil if a placeholder is not found exactly once.
+    private func keyRangePageTemplate<R: Record>(
+        _ request: FetchRequest<R>, index: SQLiteKeyRangeIndex, wanted: Int, select: (FetchRequest<R>) throws -> SQLFragment
+    ) throws -> (sql: SQLFragment, lower: Int, upper: Int, limit: Int)? {
+        let lower = DatabaseValue.text("\u{F8FF}lower bound")
+        let upper = DatabaseValue.text("\u{F8FF}upper bound")
+        let limit = DatabaseValue.integer(Int64(Self.keyRangePageMaximum) + 7_919)
+        var ranged = request
+        ranged.predicate = request.predicate
+            && .comparison(column: index.keyColumn, operator: .greaterThanOrEqual, value: lower, options: [])
+            && .comparison(column: index.keyColumn, operator: .lessThan, value: upper, options: [])
+        ranged.fetchLimit = Self.keyRangePageMaximum + 7_919
+        ranged.fetchOffset = 0
+        let sql = try select(ranged)
+        func only(_ value: DatabaseValue) -> Int? {
+            let found = sql.arguments.indices.filter { sql.arguments[$0] == value }
+            return found.count == 1 ? found[0] : nil
+        }
+        guard let lowerIndex = only(lower), let upperIndex = only(upper), let limitIndex = only(limit) else { return nil }
+        return (sql, lowerIndex, upperIndex, limitIndex)
     }
 
     /// The key range index and FTS5 query that serve `request`'s page, if any (see
@@ -84,7 +104,10 @@ extension Connection {
             .filter { $0.keyColumn == qualifiedKey && SQLiteTrigramIndex.matchPattern(for: $0.needle) != nil }
             .map(\.needle)
         guard let pattern = SQLiteKeyRangeIndex.matchPattern(for: needles),
-              try hasTable(index.rangeTable), try hasTable(index.trigramTable)
+              try remembered("key ranges \(index.rangeTable)", {
+                  try scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)",
+                             [index.rangeTable, index.trigramTable]) as Int? == 2
+              })
         else { return nil }
         return (index, pattern)
     }

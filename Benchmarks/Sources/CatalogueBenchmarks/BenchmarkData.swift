@@ -14,6 +14,9 @@ struct BenchmarkData {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("products-\(size)-v\(generatorVersion).sqlite").path
         if FileManager.default.fileExists(atPath: path) {
+            // Opened for writing once, so that a file built by an earlier version gets the
+            // current schema's migrations (the engines open it read-only).
+            _ = try Catalogue(path: path, seed: false)
             return BenchmarkData(size: size, path: path, buildSeconds: nil)
         }
         let partial = path + ".partial"

@@ -39,7 +39,7 @@ final class RawStatement {
         sqlite3_finalize(handle)
     }
 
-    /// Resets and binds text, integer and real values.
+    /// Resets and binds the values.
     @inline(__always)
     func bind(_ values: [DatabaseValue]) {
         sqlite3_reset(handle)
@@ -49,7 +49,9 @@ final class RawStatement {
             case .text(let text): sqlite3_bind_text(handle, index, text, -1, csqlitebench_transient())
             case .integer(let integer): sqlite3_bind_int64(handle, index, integer)
             case .real(let real): sqlite3_bind_double(handle, index, real)
-            default: sqlite3_bind_null(handle, index)
+            case .blob(let data):
+                _ = data.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), csqlitebench_transient()) }
+            case .null: sqlite3_bind_null(handle, index)
             }
         }
     }

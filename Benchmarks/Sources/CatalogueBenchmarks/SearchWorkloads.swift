@@ -234,7 +234,7 @@ struct SearchEngines {
         }
     }
 
-    private func grdbArguments(_ values: [CatalogueKit.DatabaseValue]) throws -> GRDB.StatementArguments {
+    func grdbArguments(_ values: [CatalogueKit.DatabaseValue]) throws -> GRDB.StatementArguments {
         GRDB.StatementArguments(values.map { value -> (any GRDB.DatabaseValueConvertible)? in
             switch value {
             case .null: nil
