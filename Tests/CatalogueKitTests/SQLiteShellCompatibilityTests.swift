@@ -79,7 +79,7 @@ struct SQLiteShellCompatibilityTests {
     }
 
     @Test("The full-text and trigram indexes pass FTS5's integrity check in the shell",
-          arguments: ["product_fts", "country_fts", "product_name_key_trigram"])
+          arguments: ["product_fts", "country_fts", "product_name_key_trigram", "product_name_key_range_trigram"])
     func fullTextIntegrity(table: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -116,5 +116,11 @@ struct SQLiteShellCompatibilityTests {
         let reopened = try Catalogue(path: file)
         let found = try reopened.records(CatalogueSearch.products(matching: "shell w", mode: .words))
         #expect(found.map(\.name) == ["Shell widget"])
+        // The key range triggers added the shell's key: a contains page, which reads the ranges, finds it.
+        var contains = CatalogueSearch.products(matching: "ell widg", mode: .contains)
+        contains.fetchLimit = 50
+        #expect(try reopened.records(contains).map(\.name) == ["Shell widget"])
+        let ranges = try shell(file, "INSERT INTO product_name_key_range_trigram (product_name_key_range_trigram) VALUES ('integrity-check')")
+        #expect(ranges.status == 0, "\(ranges.error)")
     }
 }
