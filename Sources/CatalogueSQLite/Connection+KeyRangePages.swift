@@ -33,7 +33,7 @@ extension Connection {
               let plan = try keyRangePlan(for: request)
         else { return nil }
         let wanted = request.fetchOffset + limit
-        guard let page = try keyRangePageTemplate(request, index: plan.index, wanted: wanted, select: select) else { return nil }
+        guard let page = try keyRangePageTemplate(request, index: plan.index, select: select) else { return nil }
         let matches = try cachedStatement(
             "SELECT rowid >> 32 FROM \(plan.index.trigramTable) WHERE \(plan.index.trigramTable) MATCH ? ORDER BY rowid")
         try matches.bind([plan.pattern])
@@ -71,7 +71,7 @@ extension Connection {
     /// SQL, and where its arguments hold the range's bounds and the LIMIT (placeholders found
     /// by value). Nil if a placeholder is not found exactly once.
     private func keyRangePageTemplate<R: Record>(
-        _ request: FetchRequest<R>, index: SQLiteKeyRangeIndex, wanted: Int, select: (FetchRequest<R>) throws -> SQLFragment
+        _ request: FetchRequest<R>, index: SQLiteKeyRangeIndex, select: (FetchRequest<R>) throws -> SQLFragment
     ) throws -> (sql: SQLFragment, lower: Int, upper: Int, limit: Int)? {
         let lower = DatabaseValue.text("\u{F8FF}lower bound")
         let upper = DatabaseValue.text("\u{F8FF}upper bound")
