@@ -41,8 +41,8 @@ struct FullTextDeferral {
         case keyRanges(SQLiteKeyRangeIndex)
     }
 
-    /// Drops `R`'s after-insert triggers of its full-text and trigram indexes, each where it is
-    /// safe; returns what was done, to resume.
+    /// Drops `R`'s after-insert triggers of its full-text, trigram and key range indexes, each
+    /// where it is safe; returns what was done, to resume.
     static func suspend<R: Record>(_ type: R.Type, on db: Connection, updatedColumns: [String]) throws -> [FullTextDeferral] {
         let schema = R.schema
         var deferrals: [FullTextDeferral] = []
