@@ -72,11 +72,17 @@ extension Connection {
         return changedRowCount > 0
     }
 
-    /// Deletes every row of the record's table; returns how many there were.
+    /// Deletes every row of the record's table; returns how many there were. Its key range
+    /// indexes (``SQLiteKeyRangeIndex``) start again from one empty range, rather than keep
+    /// every deleted key until their ranges are rebuilt.
     @discardableResult
     public func deleteAll<R: Record>(_ type: R.Type) throws -> Int {
         try cachedStatement(R.schema.sql.deleteAll).execute()
-        return changedRowCount
+        let deleted = changedRowCount
+        for index in try keyRangeIndexes() where index.recordTable == R.schema.table {
+            try rebuildKeyRanges(index)
+        }
+        return deleted
     }
 
     /// The record with `id`, if any.

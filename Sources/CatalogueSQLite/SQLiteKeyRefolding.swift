@@ -60,6 +60,8 @@ enum SQLiteKeyRefolding {
             }
         }
         try db.execute("DELETE FROM catalogue_refold")
+        // The new keys were added to their ranges; rebuild those that have grown.
+        try db.rebuildGrownKeyRanges()
         return changed
     }
 
@@ -129,8 +131,9 @@ extension SQLiteEngine {
     }
 
     /// Checks every folded key of countries, aliases and products against its value and folds
-    /// the ones that differ, then empties the queue (`catalogue reindex`); returns how many
-    /// keys changed.
+    /// the ones that differ, then empties the queue and builds the key range indexes again
+    /// (``SQLiteKeyRangeIndex``: the keys of deleted and renamed rows go) (`catalogue reindex`);
+    /// returns how many keys changed.
     @discardableResult
     public func reindexKeys() throws -> Int {
         try checkWritable()
@@ -138,6 +141,7 @@ extension SQLiteEngine {
             try integrity.verify(db)
             let changed = try SQLiteKeyRefolding.refoldAll(Country.self, on: db) + SQLiteKeyRefolding.refoldAll(Product.self, on: db)
             if try SQLiteKeyRefolding.hasQueue(db) { try db.execute("DELETE FROM catalogue_refold") }
+            for index in try db.keyRangeIndexes() { try db.rebuildKeyRanges(index) }
             return changed
         }
     }

@@ -11,7 +11,9 @@ struct ReindexCommand: ParsableCommand {
             the folded keys that case- and diacritic-insensitive search reads. The catalogue \
             folds them on its own when it opens the file, at each of its writes, and when it \
             notices another process's commit; reindex checks every key now and reports how many \
-            it corrected.
+            it corrected. It also builds the index of contains searches again, which drops the \
+            names of deleted and renamed products that it still holds (they never change a \
+            result, only make a search read more).
 
             Examples:
               sqlite3 catalogue.sqlite "INSERT INTO product (name, type) VALUES ('Crème brûlée torch', 'kitchen')"

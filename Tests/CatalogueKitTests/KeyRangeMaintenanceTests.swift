@@ -89,6 +89,44 @@ struct KeyRangeMaintenanceTests {
         gone.fetchLimit = 50
         let (goneRanges, goneScan) = try KeyRangePagesTests.pages(gone, in: catalogue)
         #expect(goneRanges == goneScan && !goneScan.contains(products.last!.id!))
+        // Reindexing builds the ranges again from the current keys: the old ones are gone.
+        func documentsHolding(_ key: String) throws -> Int {
+            try catalogue.sqlite!.database.read { db in
+                try db.scalar("SELECT count(*) FROM \(Self.ranges.trigramTable) WHERE \(Self.ranges.trigramTable) MATCH ?",
+                              [SQLiteTrigramIndex.matchPattern(for: key)!]) ?? -1
+            }
+        }
+        let renamedAway = Folding.fold(products[0].name)
+        #expect(try documentsHolding(renamedAway) > 0, "the old key is still in its range before reindexing")
+        _ = try catalogue.sqlite!.reindexKeys()
+        #expect(try documentsHolding(renamedAway) == 0)
+        #expect(try documentsHolding(deleted) == 0)
+        try Self.checkIndex(of: catalogue)
+    }
+
+    @Test("Deleting every row leaves one empty range, and later writes fill it again")
+    func deleteAll() throws {
+        let catalogue = try emptyCatalogue()
+        var generator = SplitMix64(seed: SearchPropertyTests.seed ^ 0x55)
+        try catalogue.write { db in
+            try db.upsert(contentsOf: (0..<3_000).map { Product(name: Self.name($0, using: &generator), type: "t") })
+        }
+        #expect(try Self.checkIndex(of: catalogue) > 1)
+        let deleted = try catalogue.write { db in try db.deleteAll(Product.self) }
+        #expect(deleted == 3_000)
+        #expect(try Self.checkIndex(of: catalogue) == 1)
+        let documents: Int = try catalogue.sqlite!.database.read { db in
+            try db.scalar("SELECT count(*) FROM \(Self.ranges.trigramTable)") ?? -1
+        }
+        #expect(documents == 0, "no deleted key is left to read")
+        try catalogue.write { db in
+            for index in 0..<100 { try db.upsert(Product(name: "Lamp \(index)", type: "t")) }
+        }
+        #expect(try Self.checkIndex(of: catalogue) > 1)
+        var request = CatalogueSearch.products(matching: "amp 7", mode: .contains)
+        request.fetchLimit = 50
+        let (ranges, scan) = try KeyRangePagesTests.pages(request, in: catalogue)
+        #expect(ranges == scan && scan.count == 11)
     }
 
     @Test("Bulk writes: a few rows are added to their ranges, many rows rebuild the index")
