@@ -135,3 +135,33 @@ struct KeyRangePagesTests {
         #expect(served == scan && scan.count == 50)
     }
 }
+
+extension KeyRangePagesTests {
+    @Test("An app's record type gets the key ranges from SQLiteSearchSupport: its pages read them, its writes keep them")
+    func appRecordType() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let catalogue = try Catalogue(path: directory.path("streets.sqlite"), appMigrations: [Street.migration])
+        let ranges = SQLiteKeyRangeIndex(schema: Street.schema, keyColumn: "name_key")
+        try catalogue.write { db in
+            try db.upsert(contentsOf: (0..<300).map { Street(name: "Rue \($0 * 7 % 300) de l'Église") })
+        }
+        let (rangeCount, grown): (Int, Int) = try catalogue.sqlite!.database.read { db in
+            (try db.scalar("SELECT count(*) FROM \(ranges.rangeTable)") ?? -1,
+             try db.scalar("SELECT count(*) FROM \(ranges.rangeTable) WHERE appended >= ?", [SQLiteKeyRangeIndex.keysPerRange]) ?? -1)
+        }
+        #expect(rangeCount > 1 && grown == 0, "the writes' grown range was split: \(rangeCount) ranges")
+        var request = FetchRequest<Street>(
+            predicate: .contains("name", "EGLISE", options: .caseAndDiacriticInsensitive), sortDescriptors: .byName)
+        request.fetchLimit = 20
+        request.fetchOffset = 100
+        let (served, scan) = try catalogue.sqlite!.database.read { db in
+            let served = try db.fetchPageThroughKeyRanges(
+                request, select: { try $0.select(Street.schema.qualifiedID, in: SQLiteDialect()) }, { $0.statement.int64(at: 0) })
+            let sql = try request.select(Street.schema.qualifiedID, in: SQLiteDialect())
+            return (served, try db.fetchAll(sql.sql, StatementArguments(sql.arguments)) { $0.statement.int64(at: 0) })
+        }
+        #expect(served == scan && scan.count == 20)
+        #expect(try catalogue.fetch(request).compactMap(\.id) == scan)
+    }
+}
