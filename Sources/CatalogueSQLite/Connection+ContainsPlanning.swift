@@ -40,7 +40,7 @@ extension Connection {
 
     /// Whether the schema has a table or virtual table named `name` (remembered until the
     /// database changes).
-    func hasTable(_ name: String) throws -> Bool {
+    private func hasTable(_ name: String) throws -> Bool {
         try remembered("table \(name)") {
             try scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]) as Int? != nil
         }

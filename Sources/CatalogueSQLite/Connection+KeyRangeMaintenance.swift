@@ -7,7 +7,7 @@ extension Connection {
     /// triggers (`table_key_range_after_insert` on `table`).
     func keyRangeIndexes() throws -> [SQLiteKeyRangeIndex] {
         try remembered("key range indexes") {
-            let suffix = "_range_after_insert"
+            let suffix = SQLiteKeyRangeIndex.insertTriggerSuffix
             return try fetchAll("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' ORDER BY name") {
                 (name: try $0.decode(String.self, at: 0), table: try $0.decode(String.self, at: 1))
             }
@@ -52,13 +52,7 @@ extension Connection {
     /// Rebuilds range `id` from its current keys; false when it must split and its id has no
     /// room before the next range's.
     private func rebuildKeyRange(_ id: Int64, of index: SQLiteKeyRangeIndex) throws -> Bool {
-        let bounds = try fetchOne(
-            """
-            SELECT first_key, (SELECT id FROM \(index.rangeTable) WHERE id > ?1 ORDER BY id LIMIT 1),
-                   (SELECT first_key FROM \(index.rangeTable) WHERE id > ?1 ORDER BY id LIMIT 1)
-            FROM \(index.rangeTable) WHERE id = ?1
-            """, [id]
-        ) { row in
+        let bounds = try fetchOne(index.boundsSQL, [id]) { row in
             (first: row.statement.string(at: 0),
              nextID: row.statement.isNull(at: 1) ? SQLiteKeyRangeIndex.idLimit : row.statement.int64(at: 1),
              nextFirst: row.statement.isNull(at: 2) ? nil : row.statement.string(at: 2))
@@ -71,7 +65,9 @@ extension Connection {
             "SELECT \(key) FROM \(index.recordTable) WHERE \(key) >= ? AND \(key) < ? AND \(key) <> '' ORDER BY \(key)",
             StatementArguments([.text(bounds.first), upper])
         ) { $0.statement.string(at: 0) }
-        let runs = Self.keyRuns(keys)
+        var cutter = KeyRunCutter()
+        var runs = keys.compactMap { cutter.add($0) }
+        if let last = cutter.finish() { runs.append(last) }
         let step = (bounds.nextID - id) / Int64(max(runs.count, 1))
         guard runs.count <= 1 || step >= 1 else { return false }
         try execute("DELETE FROM \(index.trigramTable) WHERE rowid >= ? AND rowid < ?", [id << 32, (id + 1) << 32])
@@ -86,21 +82,6 @@ extension Connection {
         return true
     }
 
-    /// `keys` (sorted) cut into runs of ``SQLiteKeyRangeIndex/keysPerRange`` keys or a few
-    /// more: a run never ends between equal keys.
-    static func keyRuns(_ keys: [String]) -> [[String]] {
-        var runs: [[String]] = []
-        var run: [String] = []
-        for key in keys {
-            if run.count >= SQLiteKeyRangeIndex.keysPerRange, key != run.last {
-                runs.append(run)
-                run = []
-            }
-            run.append(key)
-        }
-        if !run.isEmpty { runs.append(run) }
-        return runs
-    }
 
     /// Builds the whole index again from the table's keys, read once in order from the key's
     /// index: a range for each run of ``SQLiteKeyRangeIndex/keysPerRange`` keys, its ids
@@ -112,21 +93,19 @@ extension Connection {
         let insertRange = try cachedStatement("INSERT INTO \(index.rangeTable) (id, first_key) VALUES (?, ?)")
         let insertKeys = try cachedStatement("INSERT INTO \(index.trigramTable) (rowid, keys) VALUES (?, ?)")
         var ordinal: Int64 = 0
-        var run: [String] = []
-        func flush() throws {
+        func write(_ run: [String]) throws {
             let id = ordinal * SQLiteKeyRangeIndex.idSpacing
             try insertRange.execute([id, ordinal == 0 ? "" : run[0]])
             if !run.isEmpty { try insertKeys.execute([id << 32, run.joined(separator: "\n")]) }
             ordinal += 1
-            run.removeAll(keepingCapacity: true)
         }
+        var cutter = KeyRunCutter()
         let key = index.keyColumn
         try forEachRow("SELECT \(key) FROM \(index.recordTable) WHERE \(key) <> '' ORDER BY \(key)") { row in
-            let value = row.statement.string(at: 0)
-            if run.count >= SQLiteKeyRangeIndex.keysPerRange, value != run.last { try flush() }
-            run.append(value)
+            if let run = cutter.add(row.statement.string(at: 0)) { try write(run) }
         }
-        try flush()
+        // The last run; or, for an empty table, the first range alone.
+        if let run = cutter.finish() { try write(run) } else if ordinal == 0 { try write([]) }
     }
 
     /// Adds the keys of the rows inserted with ids above `lastID` to their ranges, as the insert
@@ -152,5 +131,29 @@ extension Connection {
             UPDATE \(index.rangeTable) SET appended = appended + a.added FROM \(added) AS a
             WHERE \(index.rangeTable).id = a.range_id
             """)
+    }
+}
+
+/// Cuts keys, read in order, into the runs a range holds when it is built:
+/// ``SQLiteKeyRangeIndex/keysPerRange`` keys, or a few more, since a run never ends between
+/// equal keys.
+struct KeyRunCutter {
+    private var run: [String] = []
+
+    /// Adds the next key; returns the run it closes, if any.
+    mutating func add(_ key: String) -> [String]? {
+        var closed: [String]?
+        if run.count >= SQLiteKeyRangeIndex.keysPerRange, key != run.last {
+            closed = run
+            run = []
+        }
+        run.append(key)
+        return closed
+    }
+
+    /// The last run; nil when no key was added since the last run closed.
+    mutating func finish() -> [String]? {
+        defer { run = [] }
+        return run.isEmpty ? nil : run
     }
 }

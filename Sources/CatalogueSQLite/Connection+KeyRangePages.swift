@@ -33,18 +33,14 @@ extension Connection {
               let plan = try keyRangePlan(for: request)
         else { return nil }
         let wanted = request.fetchOffset + limit
-        guard let page = try keyRangePageTemplate(request, index: plan.index, select: select) else { return nil }
-        let matches = try cachedStatement(
-            "SELECT rowid >> 32 FROM \(plan.index.trigramTable) WHERE \(plan.index.trigramTable) MATCH ? ORDER BY rowid")
+        let matches = try cachedStatement(plan.index.matchingRangesSQL)
         try matches.bind([plan.pattern])
         defer { matches.reset() }
-        let bounds = """
-            SELECT first_key, (SELECT first_key FROM \(plan.index.rangeTable) WHERE id > ?1 ORDER BY id LIMIT 1)
-            FROM \(plan.index.rangeTable) WHERE id = ?1
-            """
         var rows: [T] = []
         rows.reserveCapacity(wanted)
-        var arguments = page.sql.arguments
+        // Compiled at the first range: a text no range holds needs no SQL.
+        var page: (sql: SQLFragment, lower: Int, upper: Int, limit: Int)?
+        var arguments: [DatabaseValue] = []
         var previous: Int64 = -1
         var rangesRead = 0
         while try matches.step() {
@@ -53,10 +49,16 @@ extension Connection {
             previous = rangeID
             rangesRead += 1
             guard rangesRead <= Self.keyRangeReadLimit,
-                  let (lower, upper) = try fetchOne(bounds, [rangeID], {
-                      ($0.statement.string(at: 0), $0.statement.isNull(at: 1) ? nil : $0.statement.string(at: 1))
+                  let (lower, upper) = try fetchOne(plan.index.boundsSQL, [rangeID], {
+                      ($0.statement.string(at: 0), $0.statement.isNull(at: 2) ? nil : $0.statement.string(at: 2))
                   })
             else { return nil }
+            if page == nil {
+                guard let template = try keyRangePageTemplate(request, index: plan.index, select: select) else { return nil }
+                page = template
+                arguments = template.sql.arguments
+            }
+            guard let page else { return nil }
             arguments[page.lower] = .text(lower)
             // No next range: a blob, which SQLite sorts after every text.
             arguments[page.upper] = upper.map { .text($0) } ?? .blob(Data([0xFF]))
@@ -95,12 +97,15 @@ extension Connection {
     /// ``fetchPageThroughKeyRanges(_:select:_:)``).
     private func keyRangePlan<R: Record>(for request: FetchRequest<R>) throws -> (index: SQLiteKeyRangeIndex, pattern: String)? {
         let schema = R.schema
-        guard let first = request.sortDescriptors.first, let column = first.column, first.ascending,
-              first.options == .caseAndDiacriticInsensitive, let key = schema.keyColumn(for: column),
+        // Most requests (every prefix search) have no CONTAINS: they leave first, before any
+        // name is built.
+        let comparisons = request.predicate.requiredKeyContainsComparisons(in: schema)
+        guard !comparisons.isEmpty, let first = request.sortDescriptors.first, let column = first.column,
+              first.ascending, first.options == .caseAndDiacriticInsensitive, let key = schema.keyColumn(for: column),
               let qualifiedKey = schema.qualifiedColumns[key],
               let index = SQLiteKeyRangeIndex.index(forQualifiedKey: qualifiedKey, in: schema)
         else { return nil }
-        let needles = request.predicate.requiredKeyContainsComparisons(in: schema)
+        let needles = comparisons
             .filter { $0.keyColumn == qualifiedKey && SQLiteTrigramIndex.matchPattern(for: $0.needle) != nil }
             .map(\.needle)
         guard let pattern = SQLiteKeyRangeIndex.matchPattern(for: needles),

@@ -58,18 +58,29 @@ public struct SQLiteKeyRangeIndex: Sendable, Hashable {
         trigramTable = "\(rangeTable)_trigram"
     }
 
-    /// The name of the trigger that adds inserted keys (`product_name_key_range_after_insert`).
-    var insertTriggerName: String {
-        "\(rangeTable)_after_insert"
-    }
+    /// The name of the trigger that adds inserted keys (`product_name_key_range_after_insert`):
+    /// `table_key` and this suffix, which is how a connection finds the indexes of a database.
+    static let insertTriggerSuffix = "_range_after_insert"
 
     /// The index for a qualified key column (`product.name_key`), when the schema has one.
     public static func index(forQualifiedKey qualifiedKey: String, in schema: RecordSchema) -> SQLiteKeyRangeIndex? {
-        let prefix = schema.table + "."
-        guard qualifiedKey.hasPrefix(prefix) else { return nil }
-        let key = String(qualifiedKey.dropFirst(prefix.count))
-        guard schema.substringIndexedColumns.contains(key) else { return nil }
-        return SQLiteKeyRangeIndex(schema: schema, keyColumn: key)
+        schema.substringIndexedKey(qualified: qualifiedKey).map { SQLiteKeyRangeIndex(schema: schema, keyColumn: $0) }
+    }
+
+    /// The ranges holding every trigram of a pattern (bound), in key order: one row per
+    /// document, its range id (`rowid >> 32`), so a range may come several times in a row.
+    public var matchingRangesSQL: String {
+        "SELECT rowid >> 32 FROM \(trigramTable) WHERE \(trigramTable) MATCH ? ORDER BY rowid"
+    }
+
+    /// A range's first key, and the next range's id and first key (NULL after the last range),
+    /// for the range id bound as `?1`.
+    public var boundsSQL: String {
+        """
+        SELECT \(rangeTable).first_key, next.id, next.first_key FROM \(rangeTable)
+        LEFT JOIN (SELECT id, first_key FROM \(rangeTable) WHERE id > ?1 ORDER BY id LIMIT 1) AS next
+        WHERE \(rangeTable).id = ?1
+        """
     }
 
     /// The statements that create the index, fill it from the table's rows and keep it in sync
@@ -136,7 +147,7 @@ public struct SQLiteKeyRangeIndex: Sendable, Hashable {
         }
         return [
             """
-            CREATE TRIGGER \(rangeTable)_after_insert AFTER INSERT ON \(recordTable) WHEN new.\(keyColumn) <> '' BEGIN
+            CREATE TRIGGER \(recordTable)_\(keyColumn)\(Self.insertTriggerSuffix) AFTER INSERT ON \(recordTable) WHEN new.\(keyColumn) <> '' BEGIN
             \(add("new.\(keyColumn)"))
             END;
             """,

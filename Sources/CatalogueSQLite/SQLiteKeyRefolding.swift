@@ -27,8 +27,17 @@ enum SQLiteKeyRefolding {
         return try db.transaction(.immediate) {
             guard try hasQueuedRows(db) else { return 0 }
             try IntegrityGate.check(db, path: path)
-            return try refoldQueued(on: db)
+            return try refoldQueuedAndRebuildRanges(on: db)
         }
+    }
+
+    /// ``refoldQueued(on:)``, then the key ranges the folded keys made grow rebuilt
+    /// (``Connection/rebuildGrownKeyRanges()``): for a transaction that writes nothing else.
+    /// A catalogue's own writes rebuild them once, after their own rows.
+    static func refoldQueuedAndRebuildRanges(on db: Connection) throws -> Int {
+        let changed = try refoldQueued(on: db)
+        try db.rebuildGrownKeyRanges()
+        return changed
     }
 
     /// Folds every queued row's keys and empties the queue, in the caller's transaction;
@@ -60,8 +69,6 @@ enum SQLiteKeyRefolding {
             }
         }
         try db.execute("DELETE FROM catalogue_refold")
-        // The new keys were added to their ranges; rebuild those that have grown.
-        try db.rebuildGrownKeyRanges()
         return changed
     }
 
@@ -125,7 +132,7 @@ extension SQLiteEngine {
             guard try SQLiteKeyRefolding.hasQueuedRows(db) else { return 0 }
             return try db.transaction(.immediate) {
                 try integrity.verify(db)
-                return try SQLiteKeyRefolding.refoldQueued(on: db)
+                return try SQLiteKeyRefolding.refoldQueuedAndRebuildRanges(on: db)
             }
         }
     }

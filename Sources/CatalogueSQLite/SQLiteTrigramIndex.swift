@@ -68,11 +68,7 @@ public struct SQLiteTrigramIndex: Sendable, Hashable {
 
     /// The index for a qualified key column (`product.name_key`), when the schema has one.
     public static func index(forQualifiedKey qualifiedKey: String, in schema: RecordSchema) -> SQLiteTrigramIndex? {
-        let prefix = schema.table + "."
-        guard qualifiedKey.hasPrefix(prefix) else { return nil }
-        let key = String(qualifiedKey.dropFirst(prefix.count))
-        guard schema.substringIndexedColumns.contains(key) else { return nil }
-        return SQLiteTrigramIndex(schema: schema, keyColumn: key)
+        schema.substringIndexedKey(qualified: qualifiedKey).map { SQLiteTrigramIndex(schema: schema, keyColumn: $0) }
     }
 
     /// The FTS5 query for the rows holding every trigram of `needle`: trigrams from every third
@@ -129,5 +125,16 @@ public struct SQLiteTrigramIndex: Sendable, Hashable {
             END;
             """,
         ]
+    }
+}
+
+extension RecordSchema {
+    /// The key column of `qualifiedKey` (`product.name_key` → `name_key`) when it is one of
+    /// ``substringIndexedColumns``, which have a trigram and a key range index on SQLite.
+    func substringIndexedKey(qualified qualifiedKey: String) -> String? {
+        let prefix = table + "."
+        guard qualifiedKey.hasPrefix(prefix) else { return nil }
+        let key = String(qualifiedKey.dropFirst(prefix.count))
+        return substringIndexedColumns.contains(key) ? key : nil
     }
 }

@@ -47,6 +47,20 @@ struct KeyRangeMaintenanceTests {
         SearchPropertyTests.randomText(length: 3...12, using: &generator) + " \(index)"
     }
 
+    /// A new catalogue holding `count` products with random names, written in one bulk upsert.
+    static func catalogue(holding count: Int, using generator: inout SplitMix64) throws -> Catalogue {
+        let catalogue = try emptyCatalogue()
+        try catalogue.write { db in
+            try db.upsert(contentsOf: (0..<count).map { Product(name: name($0, using: &generator), type: "t") })
+        }
+        return catalogue
+    }
+
+    /// An integer the SQL reads from `catalogue`.
+    static func integer(_ sql: String, _ arguments: StatementArguments = [], in catalogue: Catalogue) throws -> Int {
+        try catalogue.sqlite!.database.read { db in try db.scalar(sql, arguments) ?? -1 }
+    }
+
     @Test("Writes one by one: grown ranges split at the end of each write, and every key stays in its range")
     func singleWrites() throws {
         let catalogue = try emptyCatalogue()
@@ -63,12 +77,9 @@ struct KeyRangeMaintenanceTests {
 
     @Test("Renames and deletes: the new keys are added, the old ones go when their range is rebuilt")
     func renamesAndDeletes() throws {
-        let catalogue = try emptyCatalogue()
         var generator = SplitMix64(seed: SearchPropertyTests.seed ^ 0x22)
-        let products = try catalogue.write { db in
-            try db.upsert(contentsOf: (0..<2_000).map { Product(name: Self.name($0, using: &generator), type: "t") })
-            return try db.fetch(FetchRequest<Product>(sortDescriptors: .byName))
-        }
+        let catalogue = try Self.catalogue(holding: 2_000, using: &generator)
+        let products = try catalogue.records(FetchRequest<Product>(sortDescriptors: .byName))
         try Self.checkIndex(of: catalogue)
         try catalogue.write { db in
             for product in products.prefix(300) {
@@ -91,10 +102,9 @@ struct KeyRangeMaintenanceTests {
         #expect(goneRanges == goneScan && !goneScan.contains(products.last!.id!))
         // Reindexing builds the ranges again from the current keys: the old ones are gone.
         func documentsHolding(_ key: String) throws -> Int {
-            try catalogue.sqlite!.database.read { db in
-                try db.scalar("SELECT count(*) FROM \(Self.ranges.trigramTable) WHERE \(Self.ranges.trigramTable) MATCH ?",
-                              [SQLiteTrigramIndex.matchPattern(for: key)!]) ?? -1
-            }
+            try Self.integer(
+                "SELECT count(*) FROM \(Self.ranges.trigramTable) WHERE \(Self.ranges.trigramTable) MATCH ?",
+                [SQLiteTrigramIndex.matchPattern(for: key)!], in: catalogue)
         }
         let renamedAway = Folding.fold(products[0].name)
         #expect(try documentsHolding(renamedAway) > 0, "the old key is still in its range before reindexing")
@@ -106,18 +116,13 @@ struct KeyRangeMaintenanceTests {
 
     @Test("Deleting every row leaves one empty range, and later writes fill it again")
     func deleteAll() throws {
-        let catalogue = try emptyCatalogue()
         var generator = SplitMix64(seed: SearchPropertyTests.seed ^ 0x55)
-        try catalogue.write { db in
-            try db.upsert(contentsOf: (0..<3_000).map { Product(name: Self.name($0, using: &generator), type: "t") })
-        }
+        let catalogue = try Self.catalogue(holding: 3_000, using: &generator)
         #expect(try Self.checkIndex(of: catalogue) > 1)
         let deleted = try catalogue.write { db in try db.deleteAll(Product.self) }
         #expect(deleted == 3_000)
         #expect(try Self.checkIndex(of: catalogue) == 1)
-        let documents: Int = try catalogue.sqlite!.database.read { db in
-            try db.scalar("SELECT count(*) FROM \(Self.ranges.trigramTable)") ?? -1
-        }
+        let documents = try Self.integer("SELECT count(*) FROM \(Self.ranges.trigramTable)", in: catalogue)
         #expect(documents == 0, "no deleted key is left to read")
         try catalogue.write { db in
             for index in 0..<100 { try db.upsert(Product(name: "Lamp \(index)", type: "t")) }
@@ -131,15 +136,11 @@ struct KeyRangeMaintenanceTests {
 
     @Test("Bulk writes: a few rows are added to their ranges, many rows rebuild the index")
     func bulkWrites() throws {
-        let catalogue = try emptyCatalogue()
         var generator = SplitMix64(seed: SearchPropertyTests.seed ^ 0x33)
-        try catalogue.write { db in
-            try db.upsert(contentsOf: (0..<8_000).map { Product(name: Self.name($0, using: &generator), type: "t") })
-        }
+        let catalogue = try Self.catalogue(holding: 8_000, using: &generator)
         let built = try Self.checkIndex(of: catalogue)
-        let spaced: Int = try catalogue.sqlite!.database.read { db in
-            try db.scalar("SELECT count(*) FROM \(Self.ranges.rangeTable) WHERE id % ? = 0", [SQLiteKeyRangeIndex.idSpacing]) ?? 0
-        }
+        let spacedSQL = "SELECT count(*) FROM \(Self.ranges.rangeTable) WHERE id % ? = 0"
+        let spaced = try Self.integer(spacedSQL, [SQLiteKeyRangeIndex.idSpacing], in: catalogue)
         #expect(spaced == built, "a rebuilt index spaces its range ids")
         // 1,000 new rows into 8,000: added to their ranges. Half of them share a range, which
         // then splits; the other ranges keep their added keys as documents of their own.
@@ -149,18 +150,14 @@ struct KeyRangeMaintenanceTests {
             })
         }
         #expect(try Self.checkIndex(of: catalogue) > built)
-        let added: Int = try catalogue.sqlite!.database.read { db in
-            try db.scalar("SELECT count(*) FROM \(Self.ranges.rangeTable) WHERE appended > 0") ?? 0
-        }
+        let added = try Self.integer("SELECT count(*) FROM \(Self.ranges.rangeTable) WHERE appended > 0", in: catalogue)
         #expect(added > 0, "the keys were added to their ranges, not rebuilt")
         // 6,000 more: a quarter of the table or more, so the index is built again.
         try catalogue.write { db in
             try db.upsert(contentsOf: (9_000..<15_000).map { Product(name: Self.name($0, using: &generator), type: "t") })
         }
         let rebuilt = try Self.checkIndex(of: catalogue)
-        let respaced: Int = try catalogue.sqlite!.database.read { db in
-            try db.scalar("SELECT count(*) FROM \(Self.ranges.rangeTable) WHERE id % ? = 0", [SQLiteKeyRangeIndex.idSpacing]) ?? 0
-        }
+        let respaced = try Self.integer(spacedSQL, [SQLiteKeyRangeIndex.idSpacing], in: catalogue)
         #expect(respaced == rebuilt)
     }
 
@@ -192,11 +189,8 @@ struct KeyRangeMaintenanceTests {
 
     @Test("An import adds its rows' keys; an aborted one leaves the index as it was")
     func imports() throws {
-        let catalogue = try emptyCatalogue()
         var generator = SplitMix64(seed: SearchPropertyTests.seed ^ 0x44)
-        try catalogue.write { db in
-            try db.upsert(contentsOf: (0..<4_000).map { Product(name: Self.name($0, using: &generator), type: "t") })
-        }
+        let catalogue = try Self.catalogue(holding: 4_000, using: &generator)
         let rows = (0..<300).map { "Imported item \($0 * 7919 % 300),tools" }
         let before = try catalogue.sqlite!.database.read { db in
             try db.fetchAll("SELECT id, first_key, appended FROM \(Self.ranges.rangeTable) ORDER BY id") { "\($0.statement.int64(at: 0)) \($0.statement.string(at: 1)) \($0.statement.int64(at: 2))" }

@@ -8,11 +8,8 @@ import GRDB
 /// range's keys), prepared before timing, stepped until the page is full.
 struct KeyRangePageSQL {
     static let ranges = SQLiteKeyRangeIndex(schema: Product.schema, keyColumn: "name_key")
-    static let matchesSQL = "SELECT rowid >> 32 FROM \(ranges.trigramTable) WHERE \(ranges.trigramTable) MATCH ? ORDER BY rowid"
-    static let boundsSQL = """
-        SELECT first_key, (SELECT first_key FROM \(ranges.rangeTable) WHERE id > ?1 ORDER BY id LIMIT 1)
-        FROM \(ranges.rangeTable) WHERE id = ?1
-        """
+    static let matchesSQL = ranges.matchingRangesSQL
+    static let boundsSQL = ranges.boundsSQL
     /// No next range: SQLite sorts a blob after every text.
     static let openUpperBound = CatalogueKit.DatabaseValue.blob(Data([0xFF]))
 
@@ -73,7 +70,7 @@ extension SearchEngines {
                 previous = range
                 bounds.bind([.integer(range)])
                 guard bounds.step() else { break }
-                let upper = bounds.isNull(1) ? nil : bounds.string(1)
+                let upper = bounds.isNull(2) ? nil : bounds.string(2)
                 page.bind(plan.pageArguments(lower: bounds.string(0), upper: upper, remaining: plan.limit - rows))
                 rows += page.products().count
             }
@@ -97,7 +94,7 @@ extension SearchEngines {
                     guard range != previous else { continue }
                     previous = range
                     guard let row = try Row.fetchOne(bounds, arguments: [range]) else { break }
-                    let upper: String? = row[1]
+                    let upper: String? = row[2]
                     let values = plan.pageArguments(lower: row[0], upper: upper, remaining: plan.limit - rows)
                     let cursor = try Row.fetchCursor(page, arguments: try grdbArguments(values))
                     while let row = try cursor.next() {

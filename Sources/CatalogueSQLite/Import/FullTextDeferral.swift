@@ -39,6 +39,15 @@ struct FullTextDeferral {
         /// The key range index: its keys added to their ranges, or the whole index built again
         /// when the new rows are a quarter of the table or more.
         case keyRanges(SQLiteKeyRangeIndex)
+
+        /// The `INSERT … SELECT` that fills `ftsTable` from `columns` of the new rows of
+        /// `table` (those where `indexedWhen` holds, when given).
+        static func rows(table: String, ftsTable: String, columns: [String], indexedWhen: String? = nil) -> CatchUp {
+            let list = columns.joined(separator: ", ")
+            let condition = indexedWhen.map { " AND \($0)" } ?? ""
+            return .rows(
+                sql: "INSERT INTO \(ftsTable) (rowid, \(list)) SELECT id, \(list) FROM \(table) WHERE id > ?\(condition) ORDER BY id")
+        }
     }
 
     /// Drops `R`'s after-insert triggers of its full-text, trigram and key range indexes, each
@@ -48,33 +57,33 @@ struct FullTextDeferral {
         var deferrals: [FullTextDeferral] = []
         if let ftsTable = schema.fullTextTable, !schema.fullTextColumns.isEmpty,
            let deferral = try suspend(
-               table: schema.table, ftsTable: ftsTable, columns: schema.fullTextColumns, indexedWhen: nil,
+               table: schema.table, ftsTable: ftsTable, columns: schema.fullTextColumns,
+               catchUp: .rows(table: schema.table, ftsTable: ftsTable, columns: schema.fullTextColumns),
                updatedColumns: updatedColumns, on: db) {
             deferrals.append(deferral)
         }
         for key in schema.substringIndexedColumns {
             let index = SQLiteTrigramIndex(schema: schema, keyColumn: key)
             if let deferral = try suspend(
-                table: schema.table, ftsTable: index.table, columns: [key], indexedWhen: "\(key) <> ''",
+                table: schema.table, ftsTable: index.table, columns: [key],
+                catchUp: .rows(table: schema.table, ftsTable: index.table, columns: [key], indexedWhen: "\(key) <> ''"),
                 updatedColumns: updatedColumns, on: db) {
                 deferrals.append(deferral)
             }
             let ranges = SQLiteKeyRangeIndex(schema: schema, keyColumn: key)
             if let deferral = try suspend(
-                table: schema.table, ftsTable: ranges.trigramTable, columns: [key], indexedWhen: nil,
+                table: schema.table, ftsTable: ranges.trigramTable, columns: [key], catchUp: .keyRanges(ranges),
                 updatedColumns: updatedColumns, on: db) {
-                deferrals.append(FullTextDeferral(
-                    triggerName: deferral.triggerName, triggerSQL: deferral.triggerSQL, catchUp: .keyRanges(ranges),
-                    lastIDBefore: deferral.lastIDBefore))
+                deferrals.append(deferral)
             }
         }
         return deferrals
     }
 
-    /// Drops the after-insert trigger that fills `ftsTable` from `columns` of `table` (for the
-    /// rows where `indexedWhen` holds, when given), when it is safe; nil when nothing was done.
+    /// Drops the after-insert trigger that fills `ftsTable` from `columns` of `table`, when it
+    /// is safe, to be resumed with `catchUp`; nil when nothing was done.
     private static func suspend(
-        table: String, ftsTable: String, columns: [String], indexedWhen: String?, updatedColumns: [String], on db: Connection
+        table: String, ftsTable: String, columns: [String], catchUp: CatchUp, updatedColumns: [String], on db: Connection
     ) throws -> FullTextDeferral? {
         guard Set(updatedColumns).isDisjoint(with: columns) else { return nil }
         let triggers = try db.fetchAll(
@@ -89,13 +98,7 @@ struct FullTextDeferral {
         let lastID: Int64 = try db.scalar("SELECT max(id) FROM \(table)") ?? 0
         guard lastID < Int64.max / 2 else { return nil }
         try db.execute("DROP TRIGGER \(quoted(trigger.name))")
-        let list = columns.joined(separator: ", ")
-        let condition = indexedWhen.map { " AND \($0)" } ?? ""
-        return FullTextDeferral(
-            triggerName: trigger.name, triggerSQL: trigger.sql,
-            catchUp: .rows(
-                sql: "INSERT INTO \(ftsTable) (rowid, \(list)) SELECT id, \(list) FROM \(table) WHERE id > ?\(condition) ORDER BY id"),
-            lastIDBefore: lastID)
+        return FullTextDeferral(triggerName: trigger.name, triggerSQL: trigger.sql, catchUp: catchUp, lastIDBefore: lastID)
     }
 
     /// Indexes the rows inserted since ``suspend(_:on:updatedColumns:)`` and restores the trigger.
