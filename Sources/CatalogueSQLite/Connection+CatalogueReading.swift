@@ -61,6 +61,7 @@ extension Connection: CatalogueWriting {
     @inlinable
     public func fetchCount<R: Record>(_ request: FetchRequest<R>, stoppingAfter limit: Int) throws -> Int {
         let request = try resolvingTypos(in: request)
+        if let counted = try countThroughKeyRanges(request, stoppingAfter: limit) { return counted }
         let sql = try request.countSQL(in: plannedDialect(for: request, work: .cappedCount), stoppingAfter: limit)
         return try scalar(sql.sql, StatementArguments(sql.arguments)) ?? 0
     }

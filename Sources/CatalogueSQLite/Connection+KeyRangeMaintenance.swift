@@ -76,7 +76,7 @@ extension Connection {
             if offset > 0 {
                 try execute("INSERT INTO \(index.rangeTable) (id, first_key) VALUES (?, ?)", [rangeID, run[0]])
             }
-            try execute("INSERT INTO \(index.trigramTable) (rowid, keys) VALUES (?, ?)", [rangeID << 32, run.joined(separator: "\n")])
+            try execute("INSERT INTO \(index.trigramTable) (rowid, keys) VALUES (?, ?)", [rangeID << 32, SQLiteKeyRangeIndex.document(of: run)])
         }
         try execute("UPDATE \(index.rangeTable) SET appended = 0 WHERE id = ?", [id])
         return true
@@ -96,7 +96,7 @@ extension Connection {
         func write(_ run: [String]) throws {
             let id = ordinal * SQLiteKeyRangeIndex.idSpacing
             try insertRange.execute([id, ordinal == 0 ? "" : run[0]])
-            if !run.isEmpty { try insertKeys.execute([id << 32, run.joined(separator: "\n")]) }
+            if !run.isEmpty { try insertKeys.execute([id << 32, SQLiteKeyRangeIndex.document(of: run)]) }
             ordinal += 1
         }
         var cutter = KeyRunCutter()
@@ -115,7 +115,7 @@ extension Connection {
         try execute(
             """
             CREATE TEMP TABLE catalogue_added_\(index.rangeTable) AS
-            SELECT range_id, group_concat(key, char(10)) AS keys, count(*) AS added FROM (
+            SELECT range_id, \(SQLiteKeyRangeIndex.documentSQL(ofKeysIn: "key")) AS keys, count(*) AS added FROM (
                 SELECT \(index.keyColumn) AS key, (\(index.rangeLookup("\(index.recordTable).\(index.keyColumn)"))) AS range_id
                 FROM \(index.recordTable) WHERE id > ? AND \(index.keyColumn) <> ''
             ) GROUP BY range_id

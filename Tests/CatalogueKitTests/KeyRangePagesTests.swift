@@ -9,13 +9,26 @@ import Testing
 @Suite("CONTAINS pages through the key ranges")
 struct KeyRangePagesTests {
     /// The ids of `request`'s page through the key ranges (nil when they do not serve it), and
-    /// through the plain scan.
-    static func pages(_ request: FetchRequest<Product>, in catalogue: Catalogue) throws -> (ranges: [Int64]?, scan: [Int64]) {
+    /// through the plain scan. A text of one or two characters first scans the keys of
+    /// `shortTextScan` ranges.
+    static func pages(
+        _ request: FetchRequest<Product>, in catalogue: Catalogue, shortTextScan: Int = Connection.keyRangeShortTextScan
+    ) throws -> (ranges: [Int64]?, scan: [Int64]) {
         try catalogue.sqlite!.database.read { db in
             let ranges = try db.fetchPageThroughKeyRanges(
-                request, select: { try $0.select(Product.schema.qualifiedID, in: SQLiteDialect()) }, { $0.statement.int64(at: 0) })
+                request, select: { try $0.select(Product.schema.qualifiedID, in: SQLiteDialect()) }, shortTextScan: shortTextScan,
+                { $0.statement.int64(at: 0) })
             let scan = try request.select(Product.schema.qualifiedID, in: SQLiteDialect())
             return (ranges, try db.fetchAll(scan.sql, StatementArguments(scan.arguments)) { $0.statement.int64(at: 0) })
+        }
+    }
+
+    /// `request`'s count capped at `limit`, through the key ranges (nil when they do not serve
+    /// it) and by SQL.
+    static func counts(_ request: FetchRequest<Product>, stoppingAfter limit: Int, in catalogue: Catalogue) throws -> (ranges: Int?, sql: Int) {
+        try catalogue.sqlite!.database.read { db in
+            let sql = try request.countSQL(in: SQLiteDialect(), stoppingAfter: limit)
+            return (try db.countThroughKeyRanges(request, stoppingAfter: limit), try db.scalar(sql.sql, StatementArguments(sql.arguments)) ?? -1)
         }
     }
 
@@ -50,22 +63,44 @@ struct KeyRangePagesTests {
         }
         let current = try catalogue.records(FetchRequest<Product>(sortDescriptors: .byName))
         var served = 0
-        for text in SearchPropertyTests.needles(from: current, using: &generator) {
-            for (limit, offset) in [(1, 0), (5, 3), (50, 0)] {
+        var shortServed = 0
+        var counted = 0
+        // Texts of one or two characters: single letters and pairs of the names, which the
+        // needles below rarely are.
+        let shortTexts = current.shuffled(using: &generator).prefix(40).flatMap { product -> [String] in
+            let scalars = Array(Folding.fold(product.name).unicodeScalars)
+            let start = Int.random(in: 0..<scalars.count, using: &generator)
+            return [String(String.UnicodeScalarView(scalars[start...start])),
+                    String(String.UnicodeScalarView(scalars[start..<min(start + 2, scalars.count)]))]
+        }
+        for text in SearchPropertyTests.needles(from: current, using: &generator) + shortTexts {
+            let key = Folding.fold(CatalogueSearch.normalizedText(text))
+            for cap in [7, 1_001] {
+                let (ranges, sql) = try Self.counts(CatalogueSearch.products(matching: text, mode: .contains), stoppingAfter: cap, in: catalogue)
+                #expect(ranges == nil || ranges == sql, "seed \(seed): count of \(String(reflecting: text)) up to \(cap)")
+                if ranges != nil { counted += 1 }
+            }
+            for (limit, offset, shortTextScan) in [(1, 0, 0), (5, 3, 2), (50, 0, 0), (50, 0, Connection.keyRangeShortTextScan)] {
                 var request = CatalogueSearch.products(matching: text, mode: .contains)
                 request.fetchLimit = limit
                 request.fetchOffset = offset
-                let (ranges, scan) = try Self.pages(request, in: catalogue)
-                let key = Folding.fold(CatalogueSearch.normalizedText(text))
+                let (ranges, scan) = try Self.pages(request, in: catalogue, shortTextScan: shortTextScan)
+                let context: Comment = "seed \(seed): contains \(String(reflecting: text)), limit \(limit), offset \(offset), scan \(shortTextScan)"
                 if key.unicodeScalars.count >= 3, !key.unicodeScalars.contains("\0") {
-                    #expect(ranges == scan, "seed \(seed): contains \(String(reflecting: text)), limit \(limit), offset \(offset)")
+                    #expect(ranges == scan, context)
                     served += 1
+                } else if SQLiteKeyRangeIndex.isShortText(key) {
+                    // Served unless the text starts too many trigrams (a common letter).
+                    #expect(ranges == nil || ranges == scan, context)
+                    if ranges != nil { shortServed += 1 }
                 } else {
-                    #expect(ranges == nil, "seed \(seed): \(String(reflecting: text)) has no trigram")
+                    #expect(ranges == nil, context)
                 }
             }
         }
         #expect(served > 200, "seed \(seed): too few texts of three characters or more")
+        #expect(shortServed > 100, "seed \(seed): too few texts of one or two characters")
+        #expect(counted > 200, "seed \(seed): too few counts through the ranges")
     }
 
     @Test("A type scope, terms and an app's AND of two texts narrow the same page")
@@ -87,7 +122,7 @@ struct KeyRangePagesTests {
         }
     }
 
-    @Test("Left to the other plans: no limit, another order, a text under three characters, OR, a page past 1,000 rows")
+    @Test("Left to the other plans: no limit, another order, OR, a page past 1,000 rows")
     func notServed() throws {
         let catalogue = try seededCatalogue()
         let cd = ComparisonOptions.caseAndDiacriticInsensitive
@@ -98,15 +133,13 @@ struct KeyRangePagesTests {
         var descending = FetchRequest<Product>(
             predicate: .contains("name", "pad", options: cd), sortDescriptors: [.init("name", ascending: false, options: cd)])
         descending.fetchLimit = 5
-        var short = CatalogueSearch.products(matching: "pa", mode: .contains)
-        short.fetchLimit = 5
         var either = FetchRequest<Product>(
             predicate: .contains("name", "pad", options: cd) || .contains("name", "pod", options: cd), sortDescriptors: .byName)
         either.fetchLimit = 5
         var deep = CatalogueSearch.products(matching: "pad", mode: .contains)
         deep.fetchLimit = 50
         deep.fetchOffset = 960
-        for request in [unlimited, byPrice, descending, short, either, deep] {
+        for request in [unlimited, byPrice, descending, either, deep] {
             #expect(try Self.pages(request, in: catalogue).ranges == nil, "\(request.predicate), \(request.sortDescriptors)")
         }
     }
@@ -137,6 +170,75 @@ struct KeyRangePagesTests {
 }
 
 extension KeyRangePagesTests {
+    /// A catalogue of `ranges` ranges of "item" names, and after them, names holding "mo"
+    /// (which no item does).
+    static func catalogueWithLateMatches(ranges: Int) throws -> Catalogue {
+        let catalogue = try emptyCatalogue()
+        try catalogue.write { db in
+            try db.upsert(contentsOf: (0..<(ranges * SQLiteKeyRangeIndex.keysPerRange)).map {
+                Product(name: String(format: "item %06d", $0), type: "t")
+            } + (0..<80).map { Product(name: "Montréal \($0)", type: "t") } + [Product(name: "Zoo motex", type: "t")])
+        }
+        return catalogue
+    }
+
+    @Test("One or two characters: the first ranges' keys, then the ranges holding a trigram that starts with the text")
+    func shortTexts() throws {
+        let catalogue = try Self.catalogueWithLateMatches(ranges: Connection.keyRangeShortTextScan + 20)
+        for (text, limit, offset) in [("mo", 50, 0), ("mo", 5, 78), ("m", 50, 0), ("é", 10, 0), ("qz", 10, 0), ("i", 10, 0), ("o 1", 3, 0)] {
+            var request = CatalogueSearch.products(matching: text, mode: .contains)
+            request.fetchLimit = limit
+            request.fetchOffset = offset
+            let (ranges, scan) = try Self.pages(request, in: catalogue)
+            #expect(ranges == scan, "\(text), limit \(limit), offset \(offset)")
+            #expect(try catalogue.fetchIDs(request) == scan)
+        }
+        // Counts capped at 1,001 read the same ranges.
+        for text in ["mo", "qz", "m", "o 1"] {
+            let (ranges, sql) = try Self.counts(CatalogueSearch.products(matching: text, mode: .contains), stoppingAfter: 1_001, in: catalogue)
+            #expect(ranges == sql && ranges != nil, "\(text)")
+            #expect(try catalogue.read { db in try db.fetchCount(CatalogueSearch.products(matching: text, mode: .contains), stoppingAfter: 1_001) } == sql)
+        }
+        var montreal = CatalogueSearch.products(matching: "Mo", mode: .contains)
+        montreal.fetchLimit = 50
+        #expect(try catalogue.records(montreal).first?.name == "Montréal 0")
+        // A word of the terms mode and a type scope narrow it as they narrow the scan.
+        var terms = CatalogueSearch.products(matching: "mo 7", mode: .terms)
+        terms.fetchLimit = 20
+        let (termRanges, termScan) = try Self.pages(terms, in: catalogue)
+        #expect(termRanges == termScan && termScan.count == 17)
+        // The last name is found: every character of a document's last key starts a trigram.
+        var last = CatalogueSearch.products(matching: "x", mode: .contains)
+        last.fetchLimit = 5
+        #expect(try catalogue.records(last).map(\.name) == ["Zoo motex"])
+    }
+
+    @Test("A text that starts too many trigrams, or an index without its term table, is left to the scan")
+    func shortTextsNotServed() throws {
+        let catalogue = try emptyCatalogue()
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        // "x" followed by 26 × 26 pairs, after enough names that it is not in the first ranges.
+        try catalogue.write { db in
+            try db.upsert(contentsOf: (0..<(Connection.keyRangeShortTextScan + 4) * SQLiteKeyRangeIndex.keysPerRange).map {
+                Product(name: String(format: "a %06d", $0), type: "t")
+            } + letters.flatMap { first in letters.map { Product(name: "z x\(first)\($0)", type: "t") } })
+        }
+        var common = CatalogueSearch.products(matching: "x", mode: .contains)
+        common.fetchLimit = 10
+        #expect(try Self.pages(common, in: catalogue).ranges == nil)
+        #expect(try catalogue.records(common).map(\.name).first == "z xaa")
+        var rare = CatalogueSearch.products(matching: "xq", mode: .contains)
+        rare.fetchLimit = 10
+        let (ranges, scan) = try Self.pages(rare, in: catalogue)
+        #expect(ranges == scan && scan.count == 10)
+        // An index built before its term table (an app's, from an earlier version): its
+        // documents may lack the newlines that short texts need.
+        let index = SQLiteKeyRangeIndex(schema: Product.schema, keyColumn: "name_key")
+        try catalogue.sqlite!.database.write { db in try db.execute("DROP TABLE \(index.termTable)") }
+        #expect(try Self.pages(rare, in: catalogue).ranges == nil)
+        #expect(try catalogue.fetchIDs(rare) == scan)
+    }
+
     @Test("An app's record type gets the key ranges from SQLiteSearchSupport: its pages read them, its writes keep them")
     func appRecordType() throws {
         let directory = try TemporaryDirectory()
@@ -163,5 +265,16 @@ extension KeyRangePagesTests {
         }
         #expect(served == scan && scan.count == 20)
         #expect(try catalogue.fetch(request).compactMap(\.id) == scan)
+        // Two characters, past the first ranges: through the term table.
+        request.predicate = .contains("name", "9 ", options: .caseAndDiacriticInsensitive)
+        request.fetchOffset = 0
+        let (shortServed, shortScan) = try catalogue.sqlite!.database.read { db in
+            let served = try db.fetchPageThroughKeyRanges(
+                request, select: { try $0.select(Street.schema.qualifiedID, in: SQLiteDialect()) }, shortTextScan: 1,
+                { $0.statement.int64(at: 0) })
+            let sql = try request.select(Street.schema.qualifiedID, in: SQLiteDialect())
+            return (served, try db.fetchAll(sql.sql, StatementArguments(sql.arguments)) { $0.statement.int64(at: 0) })
+        }
+        #expect(shortServed == shortScan && shortScan.count == 20)
     }
 }

@@ -122,5 +122,16 @@ struct SQLiteShellCompatibilityTests {
         #expect(try reopened.records(contains).map(\.name) == ["Shell widget"])
         let ranges = try shell(file, "INSERT INTO product_name_key_range_trigram (product_name_key_range_trigram) VALUES ('integrity-check')")
         #expect(ranges.status == 0, "\(ranges.error)")
+        // The shell's key ends its document with the newlines that make its last letter start a
+        // trigram, which the term table lists: a page of one letter finds it.
+        let terms = try shell(file, "SELECT hex(term) FROM product_name_key_range_terms WHERE term >= 'et' AND term < 'eu'")
+        #expect(terms.status == 0 && terms.lines.contains("65740A"), "\(terms.error) \(terms.lines)")
+        var letter = FetchRequest<Product>(
+            predicate: .contains("name", "t", options: .caseAndDiacriticInsensitive)
+                && .beginsWith("name", "shell", options: .caseAndDiacriticInsensitive),
+            sortDescriptors: .byName)
+        letter.fetchLimit = 5
+        let (served, scan) = try KeyRangePagesTests.pages(letter, in: reopened, shortTextScan: 0)
+        #expect(served == scan && scan.count == 1)
     }
 }
