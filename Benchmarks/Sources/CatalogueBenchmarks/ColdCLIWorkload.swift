@@ -50,6 +50,7 @@ struct ColdCLIWorkload {
         ("contains `pât`", ["pât", "--match", "contains"]),
         ("contains `zzq` (no match)", ["zzq", "--match", "contains"]),
         ("contains `a`", ["a", "--match", "contains"]),
+        ("contains `mo`", ["mo", "--match", "contains"]),
         ("words `c`", ["c", "--match", "words"]),
         ("words `la`", ["la", "--match", "words"]),
         ("words `lamp`", ["lamp", "--match", "words"]),
