@@ -188,6 +188,29 @@ public struct SQLiteDialect: SQLDialect {
         return fts + ".rank"
     }
 
+    /// `(SELECT rowid AS catalogue_match_id FROM table_fts WHERE table_fts MATCH ?) AS
+    /// catalogue_matches JOIN table ON table.id = catalogue_matches.catalogue_match_id WHERE 1`:
+    /// SQLite flattens the subquery into a join that reads the matches in FTS5's order (rowids
+    /// ascending, so `ORDER BY catalogue_matches.catalogue_match_id` sorts nothing) and stops at
+    /// the page, where an `IN` list collects every match first; the FTS5 table's columns stay
+    /// out of scope.
+    public func appendMatchSource(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws -> String {
+        let fts = try fullTextTable(schema)
+        sql.append("(SELECT rowid AS catalogue_match_id FROM ")
+        sql.append(fts)
+        sql.append(" WHERE ")
+        sql.append(fts)
+        sql.append(" MATCH ")
+        sql.bind(.text(pattern.fts5Pattern))
+        sql.append(") AS catalogue_matches JOIN ")
+        sql.append(schema.table)
+        sql.append(" ON ")
+        sql.append(schema.qualifiedID)
+        sql.append(" = catalogue_matches.catalogue_match_id WHERE ")
+        sql.append(trueCondition)
+        return "catalogue_matches.catalogue_match_id"
+    }
+
     /// The column itself: SQLite's rows give its first character without making a string.
     public func sectionExpression(_ qualifiedColumn: String) -> String {
         qualifiedColumn

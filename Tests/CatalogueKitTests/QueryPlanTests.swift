@@ -76,6 +76,31 @@ struct QueryPlanTests {
         expectIndexed(try plan(request), table: "product", index: "product_by_name_key")
     }
 
+    @Test("Words in no order or by id: the page and the count read FTS5's matches and each one's row, with no list of every match and no sort")
+    func wordsByID() throws {
+        for (text, order) in [("c", []), ("ip mi", [FetchSortDescriptor("id")]), ("ipad", []), ("i", [FetchSortDescriptor("id")])] {
+            let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: text))
+            var request = FetchRequest<Product>(
+                predicate: .fullText(pattern) && .greaterThan("year", 1990), sortDescriptors: order, fetchLimit: 5)
+            let plan = try plan(request)
+            #expect(plan.first?.hasPrefix("SCAN product_fts VIRTUAL TABLE") == true, "\(text): \(plan)")
+            #expect(plan.contains { $0.hasPrefix("SEARCH product USING INTEGER PRIMARY KEY") }, "\(text): \(plan)")
+            #expect(!plan.contains { $0.contains("LIST SUBQUERY") || $0.contains("TEMP B-TREE") }, "\(text): \(plan)")
+            // The rows of the words search sorted by name, ids ascending.
+            request.fetchLimit = nil
+            var sorted = CatalogueSearch.products(matching: text, mode: .words)
+            sorted.predicate = sorted.predicate && .greaterThan("year", 1990)
+            let expected = try catalogue.records(sorted).compactMap(\.id).sorted()
+            let ids = try catalogue.records(request).compactMap(\.id)
+            #expect(ids == expected && !ids.isEmpty, "\(text)")
+            #expect(try catalogue.read { try $0.fetchCount(request) } == ids.count)
+            #expect(try catalogue.read { try $0.fetchCount(request, stoppingAfter: 2) } == min(2, ids.count))
+            request.fetchLimit = 2
+            request.fetchOffset = 1
+            #expect(try catalogue.records(request).compactMap(\.id) == Array(ids.dropFirst().prefix(2)), "\(text)")
+        }
+    }
+
     @Test("Ranked words: the first two tiers, then the third's first keys, read product_by_name_key in order and check each row's match; only the third's later keys collect the matches")
     func rankedWords() throws {
         for text in ["c", "ip mi", "ipad"] {

@@ -46,16 +46,16 @@ extension FetchRequest {
         return sql.fragment()
     }
 
-    /// ` FROM table WHERE predicate`, the part every count shares. When the predicate requires a
-    /// full-text match, the count reads the full-text index's matches and joins their rows
-    /// (the dialect's ranked source), so a count that stops after a cap stops reading matches
-    /// too, instead of collecting every match first.
+    /// ` FROM table WHERE predicate`, the part every count and unsorted page shares. When the
+    /// predicate requires a full-text match, it reads the full-text index's matches and joins
+    /// their rows (the dialect's match source), so a count that stops after a cap, or a page,
+    /// stops reading matches too, instead of collecting every match first.
     private func appendFromWhere(dialect: some SQLDialect, into sql: inout SQLBuilder) throws {
         let schema = R.schema
         let compiler = PredicateCompiler(schema: schema, dialect: dialect)
         sql.append(" FROM ")
         if schema.fullTextTable != nil, let (pattern, others) = predicate.fullTextConjunct {
-            _ = try dialect.appendRankedSource(pattern, schema: schema, into: &sql)
+            _ = try dialect.appendMatchSource(pattern, schema: schema, into: &sql)
             if !others.isEmpty {
                 sql.append(" AND (")
                 try compiler.compile(.and(others), into: &sql)
@@ -68,12 +68,38 @@ extension FetchRequest {
         try compiler.compile(predicate, into: &sql)
     }
 
+    /// Whether the request is in no order, or in ascending id order only (the default): the
+    /// order in which a full-text index gives its matches.
+    private var isInIDOrder: Bool {
+        sortDescriptors.isEmpty
+            || sortDescriptors.count == 1 && sortDescriptors[0].column == "id" && sortDescriptors[0].ascending
+    }
+
     /// SELECT, FROM, WHERE, ORDER BY, LIMIT and OFFSET. With a relevance sort: the tiers of
     /// ``RelevanceTiers`` when the order has a folded key to compare; otherwise the dialect
     /// writes the source and the full-text condition, so its score is available to ORDER BY.
     private func appendSelect(_ resultColumns: String, dialect: some SQLDialect, into sql: inout SQLBuilder) throws {
         let schema = R.schema
         let compiler = PredicateCompiler(schema: schema, dialect: dialect)
+        if schema.fullTextTable != nil, let (pattern, others) = predicate.fullTextConjunct, isInIDOrder {
+            // The matches as the full-text index gives them (ids ascending): the page stops
+            // after its rows instead of collecting every match first.
+            sql.append("SELECT ")
+            sql.append(resultColumns)
+            sql.append(" FROM ")
+            let matchID = try dialect.appendMatchSource(pattern, schema: schema, into: &sql)
+            if !others.isEmpty {
+                sql.append(" AND (")
+                try compiler.compile(.and(others), into: &sql)
+                sql.append(")")
+            }
+            if !sortDescriptors.isEmpty {
+                sql.append(" ORDER BY ")
+                sql.append(matchID)
+            }
+            appendLimitAndOffset(dialect: dialect, into: &sql)
+            return
+        }
         guard let relevance = sortDescriptors.firstIndex(where: { $0.column == nil }) else {
             appendSelectFrom(resultColumns, into: &sql)
             try compiler.compile(predicate, into: &sql)

@@ -53,6 +53,13 @@ public protocol SQLDialect: Sendable {
     func appendRankedSource(
         _ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder
     ) throws -> String
+    /// Appends the FROM clause and the full-text condition of a request that reads matches in
+    /// no order or by id (a count, an unsorted page): the matches as the index gives them, so
+    /// that a page stops after its rows instead of collecting every match first. Only the
+    /// record table's columns are in scope, as in `FROM table WHERE …`. Returns an expression
+    /// equal to the record's id by which the engine orders the matches at no cost. By default
+    /// ``appendRankedSource(_:schema:into:)``, and the qualified id.
+    func appendMatchSource(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws -> String
     /// Appends "the record `id` matches the full-text `pattern`" for a statement that reads rows
     /// in another index's order and stops at its page, so few rows are checked: an engine may
     /// check each row rather than collect every match first. By default
@@ -77,6 +84,11 @@ public protocol SQLDialect: Sendable {
 }
 
 extension SQLDialect {
+    public func appendMatchSource(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws -> String {
+        _ = try appendRankedSource(pattern, schema: schema, into: &sql)
+        return schema.qualifiedID
+    }
+
     public func appendFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
         try appendFullTextMatch(pattern, schema: schema, into: &sql)
     }
