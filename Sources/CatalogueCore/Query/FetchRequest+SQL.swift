@@ -46,26 +46,29 @@ extension FetchRequest {
         return sql.fragment()
     }
 
-    /// ` FROM table WHERE predicate`, the part every count and unsorted page shares. When the
-    /// predicate requires a full-text match, it reads the full-text index's matches and joins
-    /// their rows (the dialect's match source), so a count that stops after a cap, or a page,
-    /// stops reading matches too, instead of collecting every match first.
-    private func appendFromWhere(dialect: some SQLDialect, into sql: inout SQLBuilder) throws {
+    /// ` FROM table WHERE predicate`, the part every count and page in id order shares. When
+    /// the predicate requires a full-text match, it reads the full-text index's matches and
+    /// joins their rows (the dialect's match source), so a count that stops after a cap, or a
+    /// page, stops reading matches too, instead of collecting every match first; it then
+    /// returns the expression equal to the id by which the matches come in order.
+    @discardableResult
+    private func appendFromWhere(dialect: some SQLDialect, into sql: inout SQLBuilder) throws -> String? {
         let schema = R.schema
         let compiler = PredicateCompiler(schema: schema, dialect: dialect)
         sql.append(" FROM ")
         if schema.fullTextTable != nil, let (pattern, others) = predicate.fullTextConjunct {
-            _ = try dialect.appendMatchSource(pattern, schema: schema, into: &sql)
+            let matchID = try dialect.appendMatchSource(pattern, schema: schema, into: &sql)
             if !others.isEmpty {
                 sql.append(" AND (")
                 try compiler.compile(.and(others), into: &sql)
                 sql.append(")")
             }
-            return
+            return matchID
         }
         sql.append(schema.table)
         sql.append(" WHERE ")
         try compiler.compile(predicate, into: &sql)
+        return nil
     }
 
     /// Whether the request is in no order, or in ascending id order only (the default): the
@@ -81,19 +84,12 @@ extension FetchRequest {
     private func appendSelect(_ resultColumns: String, dialect: some SQLDialect, into sql: inout SQLBuilder) throws {
         let schema = R.schema
         let compiler = PredicateCompiler(schema: schema, dialect: dialect)
-        if schema.fullTextTable != nil, let (pattern, others) = predicate.fullTextConjunct, isInIDOrder {
+        if schema.fullTextTable != nil, predicate.fullTextConjunct != nil, isInIDOrder {
             // The matches as the full-text index gives them (ids ascending): the page stops
             // after its rows instead of collecting every match first.
             sql.append("SELECT ")
             sql.append(resultColumns)
-            sql.append(" FROM ")
-            let matchID = try dialect.appendMatchSource(pattern, schema: schema, into: &sql)
-            if !others.isEmpty {
-                sql.append(" AND (")
-                try compiler.compile(.and(others), into: &sql)
-                sql.append(")")
-            }
-            if !sortDescriptors.isEmpty {
+            if let matchID = try appendFromWhere(dialect: dialect, into: &sql), !sortDescriptors.isEmpty {
                 sql.append(" ORDER BY ")
                 sql.append(matchID)
             }
