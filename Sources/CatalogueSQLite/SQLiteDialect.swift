@@ -170,6 +170,9 @@ public struct SQLiteDialect: SQLDialect {
     /// reached, so relevance tiers are arms (``RelevanceTiers``).
     public var ranksTiersByUnion: Bool { true }
 
+    /// True: the match source is FTS5's matches in rowid order (``appendMatchSource(_:schema:into:)``).
+    public var streamsMatchSource: Bool { true }
+
     /// `table_fts JOIN table ON table.id = table_fts.rowid WHERE table_fts MATCH ?`, ranked
     /// by FTS5's `rank` (bm25).
     public func appendRankedSource(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws -> String {

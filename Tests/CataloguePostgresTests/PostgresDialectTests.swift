@@ -67,6 +67,15 @@ struct PostgresDialectTests {
         let products = try CatalogueSearch.products(matching: "crème", mode: .words).countSQL(in: dialect)
         #expect(products.sql.contains("product.words @@ "))
         #expect(products.arguments == [.text("creme")])
+        // A page in no order or by id: the match in WHERE, as any predicate (the planner keeps
+        // the GIN index with the LIMIT), not SQLite's streamed match source.
+        #expect(!dialect.streamsMatchSource)
+        let wordsPattern = try #require(FullTextPattern(matchingAllPrefixesIn: "crème"))
+        for order in [[], [FetchSortDescriptor("id")]] {
+            let page = try FetchRequest<Product>(predicate: .fullText(wordsPattern), sortDescriptors: order, fetchLimit: 50).selectSQL(in: dialect)
+            #expect(page.sql.contains(" FROM product WHERE product.words @@ (SELECT "), "\(page.sql)")
+            #expect(!page.sql.contains("CROSS JOIN"), "\(page.sql)")
+        }
     }
 
     @Test("Folding a column without a key is refused, not answered differently")

@@ -84,7 +84,7 @@ extension FetchRequest {
     private func appendSelect(_ resultColumns: String, dialect: some SQLDialect, into sql: inout SQLBuilder) throws {
         let schema = R.schema
         let compiler = PredicateCompiler(schema: schema, dialect: dialect)
-        if schema.fullTextTable != nil, predicate.fullTextConjunct != nil, isInIDOrder {
+        if dialect.streamsMatchSource, schema.fullTextTable != nil, predicate.fullTextConjunct != nil, isInIDOrder {
             // The matches as the full-text index gives them (ids ascending): the page stops
             // after its rows instead of collecting every match first.
             sql.append("SELECT ")

@@ -60,6 +60,11 @@ public protocol SQLDialect: Sendable {
     /// equal to the record's id by which the engine orders the matches at no cost. By default
     /// ``appendRankedSource(_:schema:into:)``, and the qualified id.
     func appendMatchSource(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws -> String
+    /// Whether ``appendMatchSource(_:schema:into:)`` reads the matches lazily, in id order, so
+    /// that a page in no order or by id reads it and stops at its rows (SQLite). False by
+    /// default: such pages compile their predicate as any other (PostgreSQL plans
+    /// `vector @@ query` with a LIMIT itself; its match source made them 18x slower).
+    var streamsMatchSource: Bool { get }
     /// Appends "the record `id` matches the full-text `pattern`" for a statement that reads rows
     /// in another index's order and stops at its page, so few rows are checked: an engine may
     /// check each row rather than collect every match first. By default
@@ -98,6 +103,8 @@ extension SQLDialect {
     }
 
     public var ranksTiersByUnion: Bool { false }
+
+    public var streamsMatchSource: Bool { false }
 
     public func orderTerm(_ expression: String, ascending: Bool, table: String, column: String) -> String {
         ascending ? expression : expression + " DESC"
