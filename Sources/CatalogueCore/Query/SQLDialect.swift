@@ -63,7 +63,7 @@ public protocol SQLDialect: Sendable {
     /// Whether ``appendMatchSource(_:schema:into:)`` reads the matches lazily, in id order, so
     /// that a page in no order or by id reads it and stops at its rows (SQLite). False by
     /// default: such pages compile their predicate as any other (PostgreSQL plans
-    /// `vector @@ query` with a LIMIT itself; its match source made them 18x slower).
+    /// `vector @@ query` with a LIMIT itself, and keeps the SQL it had).
     var streamsMatchSource: Bool { get }
     /// Appends "the record `id` matches the full-text `pattern`" for a statement that reads rows
     /// in another index's order and stops at its page, so few rows are checked: an engine may
