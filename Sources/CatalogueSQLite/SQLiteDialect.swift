@@ -197,6 +197,14 @@ public struct SQLiteDialect: SQLDialect {
     /// ascending, so `ORDER BY catalogue_matches.catalogue_match_id` sorts nothing) and stops at
     /// the page, where an `IN` list collects every match first; the FTS5 table's columns stay
     /// out of scope.
+    ///
+    /// ```swift
+    /// let request = FetchRequest<Product>(predicate: .fullText(FullTextPattern(matchingAllPrefixesIn: "caf")!), fetchLimit: 50)
+    /// try request.selectSQL().sql
+    /// // "SELECT product.id, … FROM (SELECT rowid AS catalogue_match_id FROM product_fts WHERE product_fts MATCH ?)
+    /// //  AS catalogue_matches JOIN product ON product.id = catalogue_matches.catalogue_match_id WHERE 1
+    /// //  ORDER BY catalogue_matches.catalogue_match_id LIMIT ? OFFSET ?"
+    /// ```
     public func appendMatchSource(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws -> String {
         let fts = try fullTextTable(schema)
         sql.append("(SELECT rowid AS catalogue_match_id FROM ")

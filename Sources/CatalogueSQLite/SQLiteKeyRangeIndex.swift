@@ -86,12 +86,22 @@ public struct SQLiteKeyRangeIndex: Sendable, Hashable {
 
     /// The trigrams of the index that start with a text of one or two characters: bind the
     /// text and ``shortTextTermBound(_:)``. Rows in the order FTS5 keeps its terms (bytewise).
+    ///
+    /// ```swift
+    /// let terms = try db.fetchAll(ranges.shortTextTermsSQL, ["mo", SQLiteKeyRangeIndex.shortTextTermBound("mo")]) {
+    ///     $0.statement.string(at: 0)
+    /// }                                  // ["mon", "mor"] at 1,000,000 products
+    /// ```
     public var shortTextTermsSQL: String {
         "SELECT term FROM \(termTable) WHERE term >= ?1 AND term <= ?2"
     }
 
     /// The greatest trigram starting with `text` (one or two characters): the text followed by
     /// U+10FFFF until it is three characters long.
+    ///
+    /// ```swift
+    /// SQLiteKeyRangeIndex.shortTextTermBound("mo")  // "mo\u{10FFFF}"
+    /// ```
     public static func shortTextTermBound(_ text: String) -> String {
         var bound = String.UnicodeScalarView(text.unicodeScalars)
         while bound.count < 3 { bound.append("\u{10FFFF}") }
@@ -99,6 +109,10 @@ public struct SQLiteKeyRangeIndex: Sendable, Hashable {
     }
 
     /// The id and first key of the range at a position in key order (bound, from 0).
+    ///
+    /// ```swift
+    /// let end = try db.fetchOne(ranges.rangeAtPositionSQL, [32]) { ($0.statement.int64(at: 0), $0.statement.string(at: 1)) }
+    /// ```
     public var rangeAtPositionSQL: String {
         "SELECT id, first_key FROM \(rangeTable) ORDER BY id LIMIT 1 OFFSET ?"
     }
@@ -255,6 +269,11 @@ public struct SQLiteKeyRangeIndex: Sendable, Hashable {
 
     /// Whether `text` is served by the trigrams that start with it: one or two characters,
     /// no NUL.
+    ///
+    /// ```swift
+    /// SQLiteKeyRangeIndex.isShortText("mo")   // true
+    /// SQLiteKeyRangeIndex.isShortText("mon")  // false: it has a trigram of its own
+    /// ```
     public static func isShortText(_ text: String) -> Bool {
         (1...2).contains(text.unicodeScalars.count) && !text.unicodeScalars.contains("\0")
     }
