@@ -7,9 +7,7 @@ import Testing
 struct InteractiveDataSourceTests {
     /// A seeded catalogue in a temporary file, shared by the tests of this suite.
     static let catalogue: Catalogue = {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("catalogue-interactive-\(UUID().uuidString).sqlite").path
-        return try! Catalogue(path: path)
+        try! Catalogue(path: InteractiveScratchFiles.path("data-source.sqlite"))
     }()
 
     @Test("Browsing countries by name: sections A…Z, index titles, jump table with the nearest following section")
@@ -112,9 +110,7 @@ struct InteractiveDataSourceTests {
 
     @Test("A search with more matches than the cap lists and counts the first 10,000; its scope counts stop there too")
     func cappedSearch() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-capped-\(UUID().uuidString).sqlite").path
-        let catalogue = try Catalogue(path: path, seed: false)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let catalogue = try Catalogue(path: InteractiveScratchFiles.path("capped.sqlite"), seed: false)
         let many = InteractiveCounts.cap + 50
         try catalogue.write { db in
             try db.upsert(contentsOf: (0..<many).map { Product(name: "Widget \($0)", type: "part") })

@@ -62,9 +62,7 @@ struct InteractiveSessionTests {
     }
 
     static let catalogue: Catalogue = {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("catalogue-session-\(UUID().uuidString).sqlite").path
-        return try! Catalogue(path: path)
+        try! Catalogue(path: InteractiveScratchFiles.path("session.sqlite"))
     }()
 
     /// Runs a countries session over `batches` and returns it with its counting source.
