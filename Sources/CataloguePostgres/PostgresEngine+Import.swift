@@ -44,9 +44,27 @@ extension PostgresEngine {
             try? runner.execute("ROLLBACK")
             throw error
         }
+        mergePendingIndexEntries(of: R.schema.table, runner: runner)
         let tables = Set([R.schema.table])
         changeHub.publish(DatabaseChange(tables: tables, origin: .thisCatalogue))
         return counts
+    }
+
+    /// Moves the entries a bulk write left in the pending lists of `table`'s GIN indexes (the
+    /// words and trigram indexes) into the indexes, as autovacuum would a minute later. Until
+    /// then every search through such an index also reads the whole list: 351 pending pages
+    /// after a 1,000,000-row import made a words page take 3.2 ms instead of 0.8 ms. Best effort,
+    /// after the commit: a role that does not own the indexes may not do it, and autovacuum
+    /// still will.
+    private func mergePendingIndexEntries(of table: String, runner: PostgresStatementRunner) {
+        do {
+            try runner.execute(
+                "SELECT gin_clean_pending_list(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                    + "JOIN pg_am a ON a.oid = c.relam WHERE a.amname = 'gin' AND i.indrelid = to_regclass($1)",
+                [.text(table)])
+        } catch {
+            context.logger.debug("pending GIN entries of \(table) left to autovacuum: \(error)")
+        }
     }
 }
 #endif

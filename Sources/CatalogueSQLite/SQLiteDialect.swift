@@ -128,6 +128,23 @@ public struct SQLiteDialect: SQLDialect {
         sql.append(")")
     }
 
+    /// `(SELECT count(*) FROM (SELECT 1 FROM table_fts WHERE table_fts MATCH ? LIMIT ?))`: the
+    /// FTS5 index's matches, without reading a row.
+    public func appendMatchCount(
+        _ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int, into sql: inout SQLBuilder
+    ) throws {
+        let fts = try fullTextTable(schema)
+        sql.append("(SELECT count(*) FROM (SELECT 1 FROM ")
+        sql.append(fts)
+        sql.append(" WHERE ")
+        sql.append(fts)
+        sql.append(" MATCH ")
+        sql.bind(.text(pattern.fts5Pattern))
+        sql.append(" LIMIT ")
+        sql.bind(.integer(Int64(limit)))
+        sql.append("))")
+    }
+
     /// For a tier of relevance read in the key's order, so that SQLite keeps reading the key's
     /// index in order and stops at the page:
     /// - when every word has at most ``checkedWordLength`` characters, `EXISTS (SELECT 1 FROM

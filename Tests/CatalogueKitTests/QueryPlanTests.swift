@@ -116,6 +116,31 @@ struct QueryPlanTests {
         }
     }
 
+    @Test("Common words: the third tier's bound moves to the dense bound when the matches are many; its pages keep display order")
+    func denseThirdTier() throws {
+        let catalogue = try emptyCatalogue()
+        let before = (0..<(OrderedReadBound.limit + 1_000)).map { Product(name: "Aaa filler \($0)", type: "other") }
+        let dense = (0..<(OrderedReadBound.denseMatches + 10)).map { Product(name: "Bee lamp \($0)", type: "light") }
+        let late = (0..<30).map { Product(name: "Zebra lamp \($0)", type: "light") }
+        try catalogue.write { db in _ = try db.upsert(contentsOf: late + dense + before) }
+        let request = CatalogueSearch.products(matching: "lamp", mode: .words)
+        let select = try request.selectSQL(in: SQLiteDialect())
+        // The within and beyond parts of tier 3 each choose the bound by the same count.
+        let density = "OFFSET CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM product_fts WHERE product_fts MATCH ? LIMIT ?)) >= ? "
+            + "THEN ? ELSE ? END"
+        #expect(select.sql.components(separatedBy: density).count == 3, "\(select.sql)")
+        #expect(select.arguments.contains(.integer(Int64(OrderedReadBound.denseLimit - 1))))
+        // Every match in display order; pages inside the dense matches and across into the late ones.
+        let expected = (dense + late).map(\.name).sorted { Folding.fold($0).utf8.lexicographicallyPrecedes(Folding.fold($1).utf8) }
+        #expect(try catalogue.fetch(request).map(\.name) == expected)
+        for offset in [0, 25_000, dense.count - 20] {
+            var page = request
+            page.fetchLimit = 50
+            page.fetchOffset = offset
+            #expect(try catalogue.fetch(page).map(\.name) == Array(expected.dropFirst(offset).prefix(50)), "at \(offset)")
+        }
+    }
+
     @Test("Fuzzy: the exact tiers, then one ordered read of the key index per word meant, then the bounded read; only the last arms sort")
     func fuzzyWords() throws {
         let plan = try plan(CatalogueSearch.products(matching: "ipdo touhc", mode: .fuzzy))

@@ -67,15 +67,60 @@ struct PostgresDialectTests {
         let products = try CatalogueSearch.products(matching: "crème", mode: .words).countSQL(in: dialect)
         #expect(products.sql.contains("product.words @@ "))
         #expect(products.arguments == [.text("creme")])
-        // A page in no order or by id: the match in WHERE, as any predicate (the planner keeps
-        // the GIN index with the LIMIT), not SQLite's streamed match source.
+        // A page in no order or by id: the match in WHERE, as any predicate, not SQLite's
+        // streamed match source. In no order, the query is a materialized CTE, so the planner
+        // plans it for every match (the GIN index) and the LIMIT outside stops the read.
         #expect(!dialect.streamsMatchSource)
         let wordsPattern = try #require(FullTextPattern(matchingAllPrefixesIn: "crème"))
         for order in [[], [FetchSortDescriptor("id")]] {
             let page = try FetchRequest<Product>(predicate: .fullText(wordsPattern), sortDescriptors: order, fetchLimit: 50).selectSQL(in: dialect)
             #expect(page.sql.contains(" FROM product WHERE product.words @@ (SELECT "), "\(page.sql)")
             #expect(!page.sql.contains("CROSS JOIN"), "\(page.sql)")
+            #expect(page.sql.hasPrefix("WITH catalogue_matches AS MATERIALIZED (SELECT ") == order.isEmpty, "\(page.sql)")
+            #expect(page.sql.hasSuffix(order.isEmpty
+                ? ") SELECT * FROM catalogue_matches LIMIT $2 OFFSET $3" : " ORDER BY product.id LIMIT $2 OFFSET $3"), "\(page.sql)")
         }
+        // Without a full-text match, a page in no order is the plain query.
+        let unordered = try FetchRequest<Product>(predicate: .equals("type", "kitchen"), sortDescriptors: [], fetchLimit: 50)
+            .selectSQL(in: dialect)
+        #expect(unordered.sql.hasPrefix("SELECT ") && !unordered.sql.contains("catalogue_matches"), "\(unordered.sql)")
+    }
+
+    @Test("A CONTAINS page in key order: the first keys in order, then the matches beyond them as a materialized query")
+    func containsPageParts() throws {
+        #expect(dialect.splitsContainsPages)
+        var request = CatalogueSearch.products(matching: "crème", mode: .contains)
+        request.fetchLimit = 50
+        request.fetchOffset = 10
+        let page = try request.selectSQL(in: dialect)
+        let columns = "product.id, product.name, product.type, product.year, product.price"
+        let bound = "coalesce((SELECT product.name_key FROM product WHERE product.name_key IS NOT NULL "
+            + "ORDER BY product.name_key LIMIT 1 OFFSET $1), (SELECT max(product.name_key) FROM product))"
+        let within: String = "SELECT * FROM (SELECT * FROM (SELECT " + columns + " FROM product WHERE (product.name_key <= " + bound
+            + ") AND (product.name_key LIKE $2 ESCAPE '\\') ORDER BY product.name_key, product.name, product.id LIMIT $3) "
+            + "AS catalogue_within UNION ALL SELECT * FROM (WITH catalogue_matches AS MATERIALIZED (SELECT product.* FROM product "
+            + "WHERE (product.name_key > coalesce("
+        let beyond: String = "AND (product.name_key LIKE $5 ESCAPE '\\')) SELECT " + columns
+            + " FROM catalogue_matches AS product ORDER BY product.name_key, product.name, product.id LIMIT $6) "
+            + "AS catalogue_beyond) AS catalogue_page LIMIT $7 OFFSET $8"
+        #expect(page.sql.hasPrefix(within), "\(page.sql)")
+        #expect(page.sql.hasSuffix(beyond), "\(page.sql)")
+        #expect(page.arguments == [
+            .integer(Int64(OrderedReadBound.limit - 1)), .text("%creme%"), .integer(60),
+            .integer(Int64(OrderedReadBound.limit - 1)), .text("%creme%"), .integer(60), .integer(50), .integer(10),
+        ])
+        // Not split: two letters (no trigram), every match (no limit), another order, a count.
+        var short = CatalogueSearch.products(matching: "cr", mode: .contains)
+        short.fetchLimit = 50
+        var every = request
+        every.fetchLimit = nil
+        var byPrice = request
+        byPrice.sortDescriptors = [FetchSortDescriptor("price")]
+        for plain in [short, every, byPrice] {
+            let sql = try plain.selectSQL(in: dialect).sql
+            #expect(sql.hasPrefix("SELECT product.id") && !sql.contains("catalogue_"), "\(sql)")
+        }
+        #expect(try request.countSQL(in: dialect).sql == "SELECT count(*) FROM product WHERE product.name_key LIKE $1 ESCAPE '\\'")
     }
 
     @Test("Folding a column without a key is refused, not answered differently")

@@ -22,6 +22,10 @@ struct PostgresQueryPlanTests {
             let second = words[(index / words.count) % words.count].lowercased()
             csv += "\(first) \(second) \(index),\(["kitchen", "device", "garden"][index % 3]),\(1990 + index % 30),\(index % 500)\n"
         }
+        // A word whose rows were imported together, at the table's end.
+        for index in 0..<200 {
+            csv += "Zircon \(words[index % words.count].lowercased()) \(index),garden,2001,\(index)\n"
+        }
         try catalogue.importRecords(Product.self, from: ImportInput(text: csv, name: "plans.csv"), options: ImportOptions(format: .csv))
         try database.psql("VACUUM ANALYZE product")
         return catalogue
@@ -34,13 +38,16 @@ struct PostgresQueryPlanTests {
         return request
     }
 
-    /// EXPLAIN of `request`'s SQL with its values bound (the plan made for these values).
-    func customPlan(_ request: FetchRequest<Product>) throws -> [String] {
+    /// EXPLAIN of `request`'s SQL with its values bound (the plan made for these values); with
+    /// `analyze`, EXPLAIN ANALYZE: the statement runs, and the plan says what ran.
+    func customPlan(_ request: FetchRequest<Product>, analyze: Bool = false) throws -> [String] {
         let catalogue = try Self.catalogue.get()
         let select = try request.selectSQL(in: PostgresDialect())
         return try catalogue.read { db in
             var lines: [String] = []
-            try db.forEachRow(SQLFragment("EXPLAIN " + select.sql, select.arguments)) { lines.append(try $0.decodeText(at: 0)) }
+            try db.forEachRow(SQLFragment((analyze ? "EXPLAIN ANALYZE " : "EXPLAIN ") + select.sql, select.arguments)) {
+                lines.append(try $0.decodeText(at: 0))
+            }
             return lines
         }
     }
@@ -87,6 +94,60 @@ struct PostgresQueryPlanTests {
         let plan = try genericPlan(Self.page("cre"), parameterTypes: "text, text, bigint, bigint", values: "'cre', 'crf', 50, 0")
         expectRangeScanInOrder(plan, indexes: ["product_by_name_key"])
         #expect(plan.contains { $0.contains("$1") && $0.contains("$2") }, "not a generic plan: \(plan)")
+    }
+
+    /// At this size the planner picks the index for the bare query too; at 1,000,000 rows it
+    /// scanned the table for the first matches (BENCHMARKS.md: `velvet`, about 90 ms), which the
+    /// materialized query (planned for every match) prevents.
+    @Test("A words page in no order: a materialized query through the GIN index, its rows clustered at the table's end")
+    func unorderedWordsPage() throws {
+        let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "zirc"))
+        let request = FetchRequest<Product>(predicate: .fullText(pattern), sortDescriptors: [], fetchLimit: 50)
+        let plan = try customPlan(request)
+        let text = plan.joined(separator: "\n")
+        #expect(plan.contains { $0.contains("Bitmap Index Scan on product_words") }, "\(text)")
+        #expect(plan.contains { $0.contains("CTE Scan on catalogue_matches") }, "\(text)")
+        #expect(!plan.contains { $0.contains("Seq Scan") || $0.contains("Sort") }, "\(text)")
+        let catalogue = try Self.catalogue.get()
+        let names = try catalogue.fetch(request).map(\.name)
+        #expect(names.count == 50)
+        #expect(names.allSatisfy { $0.hasPrefix("Zircon ") }, "\(names)")
+        var all = request
+        all.fetchLimit = nil
+        #expect(try Set(catalogue.fetch(all).map(\.name)).count == 200)
+    }
+
+    @Test("A CONTAINS page: a common text fills it from the first keys in order; a text whose matches lie beyond them reads the trigram index")
+    func containsPageParts() throws {
+        let catalogue = try Self.catalogue.get()
+        // `zirc`: every match lies after the first 20,000 keys, which the ordered read checks.
+        let rare = Self.contains("zirc")
+        let rarePlan = try customPlan(rare, analyze: true)
+        #expect(rarePlan.contains { $0.contains("Bitmap Index Scan on product_name_key_trigrams") && !$0.contains("never executed") },
+                "\(rarePlan.joined(separator: "\n"))")
+        // `lamp`: the ordered read fills the page; the part beyond never runs.
+        let commonPlan = try customPlan(Self.contains("lamp"), analyze: true)
+        #expect(commonPlan.contains { $0.contains("CTE Scan on catalogue_matches") && $0.contains("never executed") },
+                "\(commonPlan.joined(separator: "\n"))")
+        // Either way, each page is the slice of every match in display order.
+        for text in ["zirc", "lamp", "mug 1", "on m", "zzq"] {
+            var every = Self.contains(text)
+            every.fetchLimit = nil
+            let all = try catalogue.fetch(every).map(\.id)
+            for offset in [0, 30, 170] {
+                var page = Self.contains(text)
+                page.fetchOffset = offset
+                let expected = Array(all.dropFirst(offset).prefix(50))
+                #expect(try catalogue.fetch(page).map(\.id) == expected, "\(text) at \(offset)")
+            }
+        }
+    }
+
+    /// The 50-row page of products whose folded name contains `text`.
+    static func contains(_ text: String) -> FetchRequest<Product> {
+        var request = CatalogueSearch.products(matching: text, mode: .contains)
+        request.fetchLimit = 50
+        return request
     }
 
     @Test("A prefix page of one type: a range scan of a key index in display order (the planner picks which), no Sort")

@@ -96,6 +96,20 @@ extension FetchRequest {
             appendLimitAndOffset(dialect: dialect, into: &sql)
             return
         }
+        if sortDescriptors.isEmpty, schema.fullTextTable != nil, predicate.fullTextConjunct != nil {
+            // In no order: the engine may read the matches through its full-text index rather
+            // than scan the table for the first rows that match.
+            try dialect.appendUnorderedMatchPage(into: &sql) { sql in
+                appendSelectFrom(resultColumns, into: &sql)
+                try compiler.compile(predicate, into: &sql)
+            }
+            appendLimitAndOffset(dialect: dialect, into: &sql)
+            return
+        }
+        if let key = splitContainsKey(dialect: dialect) {
+            try appendContainsPageParts(key: key, resultColumns: resultColumns, dialect: dialect, into: &sql)
+            return
+        }
         guard let relevance = sortDescriptors.firstIndex(where: { $0.column == nil }) else {
             appendSelectFrom(resultColumns, into: &sql)
             try compiler.compile(predicate, into: &sql)
@@ -202,20 +216,21 @@ extension FetchRequest {
             // row's full-text match is checked (a tier's first keys too, up to a bound). The
             // arms beyond the bound collect the matches and sort them: their cost grows with
             // the matches, never with where they lie in name order.
+            // The bound moves further when the exact matches are dense (common words): reading
+            // on in order then finds the page sooner than looking up every match beyond it.
             var compiler = PredicateCompiler(schema: schema, dialect: dialect)
-            func appendPart(_ part: OrderedReadPart) {
+            func appendPart(_ part: OrderedReadPart) throws {
                 sql.append(") AND (")
                 switch part {
                 case .nulls:
                     sql.append(tiers.keyExpression)
                     sql.append(" IS NULL")
                     compiler.fullTextCheck = .collectedPerRow
-                case .within:
-                    tiers.appendOrderedReadBound(within: true, schema: schema, into: &sql)
-                    compiler.fullTextCheck = .collectedPerRow
-                case .beyond:
-                    tiers.appendOrderedReadBound(within: false, schema: schema, into: &sql)
-                    compiler.fullTextCheck = .match
+                case .within, .beyond:
+                    guard let (pattern, _) = predicate.fullTextConjunct else { throw FetchRequestError.relevanceWithoutFullText }
+                    try tiers.appendOrderedReadBound(
+                        within: part == .within, schema: schema, densityOf: pattern.exact, dialect: dialect, into: &sql)
+                    compiler.fullTextCheck = part == .within ? .collectedPerRow : .match
                 }
             }
             switch arm {
@@ -235,7 +250,7 @@ extension FetchRequest {
                     tiers.appendPrefix(dialect: dialect, into: &sql)
                     sql.append(")")
                 }
-                appendPart(part)
+                try appendPart(part)
             case .typoStart(let start):
                 tiers.appendWholeWords(start, into: &sql)
                 sql.append(") AND (")
@@ -248,7 +263,7 @@ extension FetchRequest {
                 sql.append(" IS NULL OR NOT ")
                 tiers.appendTypoStarts(dialect: dialect, into: &sql)
                 sql.append(")")
-                appendPart(part)
+                try appendPart(part)
             }
             sql.append(") AND (")
             switch arm {
@@ -262,6 +277,73 @@ extension FetchRequest {
             sql.append(")")
         }
         sql.append(")")
+        appendLimitAndOffset(dialect: dialect, into: &sql)
+    }
+
+    /// The qualified key a page of CONTAINS matches reads in two parts
+    /// (``SQLDialect/splitsContainsPages``): the key of the first sort descriptor, ascending and
+    /// folded, which a required `CONTAINS[cd]` of three characters or more compares. Nil when
+    /// the dialect does not split pages, or the request is not such a page.
+    private func splitContainsKey(dialect: some SQLDialect) -> String? {
+        let schema = R.schema
+        guard dialect.splitsContainsPages, fetchLimit != nil, predicate.fullTextConjunct == nil,
+              let first = sortDescriptors.first, let column = first.column, first.ascending,
+              first.options == .caseAndDiacriticInsensitive,
+              let key = schema.keyColumn(for: column), let qualified = schema.qualifiedColumns[key],
+              predicate.requiredKeyContainsComparisons(in: schema).contains(where: {
+                  $0.keyColumn == qualified && $0.needle.unicodeScalars.count >= 3
+              })
+        else { return nil }
+        return qualified
+    }
+
+    /// A page of CONTAINS matches in `key` order, in two arms of a `UNION ALL` that the engine
+    /// runs in order, stopping once it has the page:
+    /// 1. the keys up to the ``OrderedReadBound``, read in order, each row checked: a text that
+    ///    is not rare fills its page there;
+    /// 2. the keys beyond it, as a materialized query (planned for every match: the substring
+    ///    index, unless most rows match), sorted. Its cost grows with the matches, not with
+    ///    where they lie in key order, as the ordered read's did when they cluster late.
+    ///
+    /// A NULL key holds no text, so no part reads those. The second part's query keeps the
+    /// table's name as its alias, so the result columns and the order read the same there.
+    ///
+    /// `SELECT * FROM (SELECT * FROM (<within> LIMIT n) AS catalogue_within UNION ALL SELECT * FROM
+    /// (WITH catalogue_matches AS MATERIALIZED (SELECT t.* FROM t WHERE <beyond>) SELECT … FROM
+    /// catalogue_matches AS t ORDER BY … LIMIT n) AS catalogue_beyond) AS catalogue_page LIMIT ? OFFSET ?`
+    private func appendContainsPageParts(
+        key: String, resultColumns: String, dialect: some SQLDialect, into sql: inout SQLBuilder
+    ) throws {
+        let schema = R.schema
+        let compiler = PredicateCompiler(schema: schema, dialect: dialect)
+        let bound = OrderedReadBound(keyExpression: key)
+        let armLimit: DatabaseValue = fetchLimit.map { .integer(Int64(fetchOffset + $0)) } ?? dialect.unlimited
+        sql.append("SELECT * FROM (SELECT * FROM (")
+        appendSelectFrom(resultColumns, into: &sql)
+        sql.append("(")
+        bound.append(within: true, schema: schema, into: &sql)
+        sql.append(") AND (")
+        try compiler.compile(predicate, into: &sql)
+        sql.append(")")
+        try appendOrder(sortDescriptors, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
+        sql.append(" LIMIT ")
+        sql.bind(armLimit)
+        sql.append(") AS catalogue_within UNION ALL SELECT * FROM (WITH catalogue_matches AS MATERIALIZED (SELECT ")
+        sql.append(schema.table)
+        sql.append(".* FROM ")
+        sql.append(schema.table)
+        sql.append(" WHERE (")
+        bound.append(within: false, schema: schema, into: &sql)
+        sql.append(") AND (")
+        try compiler.compile(predicate, into: &sql)
+        sql.append(")) SELECT ")
+        sql.append(resultColumns)
+        sql.append(" FROM catalogue_matches AS ")
+        sql.append(schema.table)
+        try appendOrder(sortDescriptors, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
+        sql.append(" LIMIT ")
+        sql.bind(armLimit)
+        sql.append(") AS catalogue_beyond) AS catalogue_page")
         appendLimitAndOffset(dialect: dialect, into: &sql)
     }
 

@@ -89,32 +89,29 @@ public struct RelevanceTiers: Sendable, Hashable {
     }
 
     /// How many keys, in display order, a tier that may hold matches anywhere (3 and 5) reads
-    /// in order, checking each row, before it collects and sorts the matches after them: about
-    /// 4 ms at 1,000,000 products when the page does not fill there; a page of matches as common
-    /// as one in 400 keys fills there.
-    public static let orderedReadLimit = 20_000
+    /// in order, checking each row, before it collects and sorts the matches after them
+    /// (``OrderedReadBound/limit``).
+    public static let orderedReadLimit = OrderedReadBound.limit
 
     /// Appends, `within`, "the key is at most the bound", else "the key is beyond the bound":
-    /// the bound is the ``orderedReadLimit``-th key that is not NULL in display order (a walk of
-    /// the key's index), or the largest key when there are fewer. Neither holds a NULL key.
+    /// the ``orderedReadLimit``-th key that is not NULL in display order (``OrderedReadBound``).
     public func appendOrderedReadBound(within: Bool, schema: RecordSchema, into sql: inout SQLBuilder) {
-        sql.append(keyExpression)
-        sql.append(within ? " <= " : " > ")
-        sql.append("coalesce((SELECT ")
-        sql.append(keyExpression)
-        sql.append(" FROM ")
-        sql.append(schema.table)
-        sql.append(" WHERE ")
-        sql.append(keyExpression)
-        sql.append(" IS NOT NULL ORDER BY ")
-        sql.append(keyExpression)
-        sql.append(" LIMIT 1 OFFSET ")
-        sql.bind(.integer(Int64(Self.orderedReadLimit - 1)))
-        sql.append("), (SELECT max(")
-        sql.append(keyExpression)
-        sql.append(") FROM ")
-        sql.append(schema.table)
-        sql.append("))")
+        OrderedReadBound(keyExpression: keyExpression).append(within: within, schema: schema, into: &sql)
+    }
+
+    /// The same bound, moved to the ``OrderedReadBound/denseLimit``-th key when `pattern` has
+    /// at least ``OrderedReadBound/denseMatches`` matches (counted by the dialect through the
+    /// full-text index): common words then read on in order rather than look up and sort every
+    /// match beyond the first keys.
+    public func appendOrderedReadBound(
+        within: Bool, schema: RecordSchema, densityOf pattern: FullTextPattern, dialect: some SQLDialect,
+        into sql: inout SQLBuilder
+    ) throws {
+        try OrderedReadBound(keyExpression: keyExpression).append(within: within, schema: schema, denseWhen: { sql in
+            try dialect.appendMatchCount(pattern, schema: schema, stoppingAfter: OrderedReadBound.denseMatches, into: &sql)
+            sql.append(" >= ")
+            sql.bind(.integer(Int64(OrderedReadBound.denseMatches)))
+        }, into: &sql)
     }
 
     /// Appends "the key begins with a word of ``typoStarts``, whole" (tier 4), `FALSE`-like

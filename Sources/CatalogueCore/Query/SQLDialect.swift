@@ -62,9 +62,19 @@ public protocol SQLDialect: Sendable {
     func appendMatchSource(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws -> String
     /// Whether ``appendMatchSource(_:schema:into:)`` reads the matches lazily, in id order, so
     /// that a page in no order or by id reads it and stops at its rows (SQLite). False by
-    /// default: such pages compile their predicate as any other (PostgreSQL plans
-    /// `vector @@ query` with a LIMIT itself, and keeps the SQL it had).
+    /// default: a page by id compiles its predicate as any other, and a page in no order is
+    /// written by ``appendUnorderedMatchPage(into:_:)``.
     var streamsMatchSource: Bool { get }
+    /// Appends a page of full-text matches in no order, for an engine that does not stream its
+    /// match source: `appendQuery` writes the page's `SELECT … FROM … WHERE …`, the caller its
+    /// LIMIT and OFFSET after what this appends. By default the query itself.
+    ///
+    /// ```swift
+    /// // PostgreSQL: WITH catalogue_matches AS MATERIALIZED (SELECT … WHERE product.words @@ …)
+    /// //             SELECT * FROM catalogue_matches LIMIT $2 OFFSET $3
+    /// try dialect.appendUnorderedMatchPage(into: &sql) { sql in sql.append("SELECT …") }
+    /// ```
+    func appendUnorderedMatchPage(into sql: inout SQLBuilder, _ appendQuery: (inout SQLBuilder) throws -> Void) throws
     /// Appends "the record `id` matches the full-text `pattern`" for a statement that reads rows
     /// in another index's order and stops at its page, so few rows are checked: an engine may
     /// check each row rather than collect every match first. By default
@@ -75,10 +85,26 @@ public protocol SQLDialect: Sendable {
     /// once, and each row looked up among them, without the engine reading the matches' rows
     /// instead. By default ``appendFullTextMatch(_:schema:into:)``.
     func appendCollectedFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws
+    /// Appends a scalar subquery: how many records match the full-text `pattern`, counting
+    /// through the full-text index alone and stopping at `limit`. By default a count of
+    /// ``appendFullTextMatch(_:schema:into:)`` over the table.
+    ///
+    /// ```swift
+    /// // SQLite: (SELECT count(*) FROM (SELECT 1 FROM product_fts WHERE product_fts MATCH ? LIMIT ?))
+    /// try dialect.appendMatchCount(pattern, schema: Product.schema, stoppingAfter: 50_000, into: &sql)
+    /// ```
+    func appendMatchCount(_ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int, into sql: inout SQLBuilder) throws
     /// Whether relevance tiers (``RelevanceTiers``) are written as the arms of a `UNION ALL`,
     /// which the engine runs in order and stops once it has the page (SQLite), rather than as
     /// an `ORDER BY CASE …` over every match. False by default.
     var ranksTiersByUnion: Bool { get }
+    /// Whether a page of `CONTAINS[cd]` matches in key order (a request with a fetch limit,
+    /// sorted first by the key it compares, a text of three characters or more) is read in two
+    /// parts: the first ``OrderedReadBound/limit`` keys in order, where a common text fills its
+    /// page, then the matches beyond them, collected through the engine's substring index and
+    /// sorted (PostgreSQL, whose `pg_trgm` index finds them). False by default: SQLite reads its
+    /// key ranges instead.
+    var splitsContainsPages: Bool { get }
     /// The expression whose first character decides a record's section: the column itself
     /// where the engine reads the first character cheaply, else an expression for it.
     func sectionExpression(_ qualifiedColumn: String) -> String
@@ -102,9 +128,27 @@ extension SQLDialect {
         try appendFullTextMatch(pattern, schema: schema, into: &sql)
     }
 
+    public func appendUnorderedMatchPage(into sql: inout SQLBuilder, _ appendQuery: (inout SQLBuilder) throws -> Void) throws {
+        try appendQuery(&sql)
+    }
+
+    public func appendMatchCount(
+        _ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int, into sql: inout SQLBuilder
+    ) throws {
+        sql.append("(SELECT count(*) FROM (SELECT 1 FROM ")
+        sql.append(schema.table)
+        sql.append(" WHERE ")
+        try appendFullTextMatch(pattern, schema: schema, into: &sql)
+        sql.append(" LIMIT ")
+        sql.bind(.integer(Int64(limit)))
+        sql.append(") AS catalogue_matched)")
+    }
+
     public var ranksTiersByUnion: Bool { false }
 
     public var streamsMatchSource: Bool { false }
+
+    public var splitsContainsPages: Bool { false }
 
     public func orderTerm(_ expression: String, ascending: Bool, table: String, column: String) -> String {
         ascending ? expression : expression + " DESC"

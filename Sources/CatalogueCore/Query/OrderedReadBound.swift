@@ -1,0 +1,84 @@
+/// Where a read of a key's index in display order stops checking rows one by one: the
+/// ``limit``-th key that is not NULL, or the largest key when there are fewer. A part of a page
+/// that may find its matches anywhere in display order reads the keys up to this bound in
+/// order, where matches that are not rare fill the page; the keys beyond it have their matches
+/// collected and sorted, a cost that grows with the matches, never with where they lie.
+///
+/// Relevance tiers read their third tier so (``RelevanceTiers``), and PostgreSQL its CONTAINS
+/// pages (``SQLDialect/splitsContainsPages``).
+///
+/// ```swift
+/// var sql = SQLBuilder(dialect: dialect)
+/// OrderedReadBound(keyExpression: "product.name_key").append(within: true, schema: Product.schema, into: &sql)
+/// // "product.name_key <= coalesce((SELECT product.name_key FROM product WHERE … LIMIT 1 OFFSET ?), (SELECT max(…) …))"
+/// ```
+public struct OrderedReadBound: Sendable, Hashable {
+    /// The qualified key column read in order (`product.name_key`).
+    public let keyExpression: String
+
+    /// How many keys are read in order before the bound: about 4 ms at 1,000,000 products when
+    /// the page does not fill there; a page of matches as common as one in 400 keys fills there.
+    public static let limit = 20_000
+
+    /// A bound on `keyExpression`.
+    public init(keyExpression: String) {
+        self.keyExpression = keyExpression
+    }
+
+    /// How many keys are read in order before the bound when the matches are dense
+    /// (at least ``denseMatches``): at 10,000,000 products, the matches beyond ``limit`` keys
+    /// cost a row lookup each before their sort (about 250 ms for `lamp`'s 222,756), where
+    /// reading on in order finds the page among these keys (70 ms).
+    public static let denseLimit = 220_000
+
+    /// How many matches make them dense (counted through the full-text index, stopping there).
+    public static let denseMatches = 50_000
+
+    /// Appends, `within`, "the key is at most the bound", else "the key is beyond the bound"
+    /// (a walk of the key's index). Neither holds a NULL key.
+    public func append(within: Bool, schema: RecordSchema, into sql: inout SQLBuilder) {
+        appendBound(within: within, schema: schema, into: &sql) { sql in
+            sql.bind(.integer(Int64(Self.limit - 1)))
+        }
+    }
+
+    /// The same, with the bound at the ``denseLimit``-th key when the condition `appendDensity`
+    /// appends holds (the matches are dense).
+    public func append(
+        within: Bool, schema: RecordSchema, denseWhen appendDensity: (inout SQLBuilder) throws -> Void,
+        into sql: inout SQLBuilder
+    ) rethrows {
+        try appendBound(within: within, schema: schema, into: &sql) { sql in
+            sql.append("CASE WHEN ")
+            try appendDensity(&sql)
+            sql.append(" THEN ")
+            sql.bind(.integer(Int64(Self.denseLimit - 1)))
+            sql.append(" ELSE ")
+            sql.bind(.integer(Int64(Self.limit - 1)))
+            sql.append(" END")
+        }
+    }
+
+    /// The bound, with `appendOffset` writing how many keys it skips.
+    private func appendBound(
+        within: Bool, schema: RecordSchema, into sql: inout SQLBuilder, offset appendOffset: (inout SQLBuilder) throws -> Void
+    ) rethrows {
+        sql.append(keyExpression)
+        sql.append(within ? " <= " : " > ")
+        sql.append("coalesce((SELECT ")
+        sql.append(keyExpression)
+        sql.append(" FROM ")
+        sql.append(schema.table)
+        sql.append(" WHERE ")
+        sql.append(keyExpression)
+        sql.append(" IS NOT NULL ORDER BY ")
+        sql.append(keyExpression)
+        sql.append(" LIMIT 1 OFFSET ")
+        try appendOffset(&sql)
+        sql.append("), (SELECT max(")
+        sql.append(keyExpression)
+        sql.append(") FROM ")
+        sql.append(schema.table)
+        sql.append("))")
+    }
+}
