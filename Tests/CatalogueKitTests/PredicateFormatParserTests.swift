@@ -118,6 +118,33 @@ struct PredicateFormatParserTests {
         }
     }
 
+    @Test("Parentheses and NOTs nest at most FetchPredicate.maximumNestingDepth deep; deeper is refused where it goes too deep")
+    func nestingLimit() throws {
+        let limit = FetchPredicate.maximumNestingDepth
+        let nots = try FetchPredicate(format: String(repeating: "!", count: limit) + "name ENDSWITH %@", "ia")
+        #expect(nots.nestingDepth == limit + 1)
+        let parentheses = try FetchPredicate(format: String(repeating: "(", count: limit) + "name == 'x'" + String(repeating: ")", count: limit))
+        #expect(parentheses == .comparison(column: "name", operator: .equal, value: .text("x"), options: []))
+        // "NOT (" is two levels: the NOT and the parenthesis.
+        let words = try FetchPredicate(format: String(repeating: "NOT (", count: limit / 2) + "name == 'x'" + String(repeating: ")", count: limit / 2))
+        #expect(words.nestingDepth == limit / 2 + 1)
+
+        // The fuzzer's input: 117 `!` before a comparison (SQLite's parser overflowed on its SQL).
+        let deepFormats = [
+            (String(repeating: "!", count: 117) + "name ENDSWITH %@", limit),
+            (String(repeating: "(", count: 5_000) + "name == 'x'" + String(repeating: ")", count: 5_000), limit),
+            ("name == 'a' OR " + String(repeating: "NOT (", count: limit / 2 + 1) + "name == 'x'", 15 + 5 * (limit / 2)),
+        ]
+        for (format, position) in deepFormats {
+            #expect {
+                _ = try FetchPredicate(format: format, "ia")
+            } throws: { error in
+                guard let error = error as? PredicateFormatError else { return false }
+                return error.position == position && error.expected == "at most \(limit) nested parentheses and NOTs"
+            }
+        }
+    }
+
     @Test("Wrong arguments: %K needs a String, extra arguments are an error")
     func wrongArguments() {
         #expect(throws: PredicateFormatError.self) { try FetchPredicate(format: "%K == 1", 42) }

@@ -54,7 +54,7 @@ extension FetchRequest {
     @discardableResult
     private func appendFromWhere(dialect: some SQLDialect, into sql: inout SQLBuilder) throws -> String? {
         let schema = R.schema
-        let compiler = PredicateCompiler(schema: schema, dialect: dialect)
+        let compiler = try PredicateCompiler(schema: schema, dialect: dialect, checking: predicate)
         sql.append(" FROM ")
         if schema.fullTextTable != nil, let (pattern, others) = predicate.fullTextConjunct {
             let matchID = try dialect.appendMatchSource(pattern, schema: schema, into: &sql)
@@ -83,7 +83,7 @@ extension FetchRequest {
     /// writes the source and the full-text condition, so its score is available to ORDER BY.
     private func appendSelect(_ resultColumns: String, dialect: some SQLDialect, into sql: inout SQLBuilder) throws {
         let schema = R.schema
-        let compiler = PredicateCompiler(schema: schema, dialect: dialect)
+        let compiler = try PredicateCompiler(schema: schema, dialect: dialect, checking: predicate)
         if dialect.streamsMatchSource, schema.fullTextTable != nil, predicate.fullTextConjunct != nil, isInIDOrder {
             // The matches as the full-text index gives them (ids ascending): the page stops
             // after its rows instead of collecting every match first.
@@ -218,7 +218,7 @@ extension FetchRequest {
             // the matches, never with where they lie in name order.
             // The bound moves further when the exact matches are dense (common words): reading
             // on in order then finds the page sooner than looking up every match beyond it.
-            var compiler = PredicateCompiler(schema: schema, dialect: dialect)
+            var compiler = try PredicateCompiler(schema: schema, dialect: dialect, checking: predicate)
             func appendPart(_ part: OrderedReadPart) throws {
                 sql.append(") AND (")
                 switch part {
@@ -315,7 +315,7 @@ extension FetchRequest {
         key: String, resultColumns: String, dialect: some SQLDialect, into sql: inout SQLBuilder
     ) throws {
         let schema = R.schema
-        let compiler = PredicateCompiler(schema: schema, dialect: dialect)
+        let compiler = try PredicateCompiler(schema: schema, dialect: dialect, checking: predicate)
         let bound = OrderedReadBound(keyExpression: key)
         let armLimit: DatabaseValue = fetchLimit.map { .integer(Int64(fetchOffset + $0)) } ?? dialect.unlimited
         sql.append("SELECT * FROM (SELECT * FROM (")

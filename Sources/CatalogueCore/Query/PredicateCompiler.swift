@@ -31,7 +31,7 @@ struct PredicateCompiler {
     /// Lists longer than this compile as a balanced tree of parenthesized halves: SQLite nests a
     /// chain of `a AND b AND …` one level per operand and refuses trees deeper than 1000
     /// (`SQLITE_MAX_EXPR_DEPTH`), so a search of thousands of terms needs logarithmic depth.
-    private static let flatListLimit = 64
+    static let flatListLimit = 64
 
     /// Appends the condition for `predicate` to `sql`.
     func compile(_ predicate: FetchPredicate, into sql: inout SQLBuilder) throws {
@@ -303,6 +303,19 @@ extension FetchPredicate {
     }
 }
 
+extension PredicateCompiler {
+    /// A compiler for a request whose predicate is `predicate`, which it refuses when it nests
+    /// deeper than ``FetchPredicate/maximumNestingDepth``: SQLite would fail to parse the
+    /// statement ("parser stack overflow").
+    init(schema: RecordSchema, dialect: any SQLDialect, checking predicate: FetchPredicate) throws {
+        let depth = predicate.nestingDepth
+        guard depth <= FetchPredicate.maximumNestingDepth else {
+            throw FetchRequestError.nestedTooDeeply(depth: depth, limit: FetchPredicate.maximumNestingDepth)
+        }
+        self.init(schema: schema, dialect: dialect)
+    }
+}
+
 /// A fetch request could not be compiled.
 public enum FetchRequestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The column does not exist in the record's table.
@@ -321,6 +334,9 @@ public enum FetchRequestError: Error, Sendable, Hashable, CustomStringConvertibl
     case unboundVariable(String)
     /// A `MATCHES` pattern is not a valid regular expression.
     case invalidRegularExpression(String, reason: String)
+    /// The predicate nests deeper than ``FetchPredicate/maximumNestingDepth``
+    /// (``FetchPredicate/nestingDepth``).
+    case nestedTooDeeply(depth: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -340,6 +356,8 @@ public enum FetchRequestError: Error, Sendable, Hashable, CustomStringConvertibl
             "the substitution variable $\(name) has no value (use withSubstitutionVariables)"
         case .invalidRegularExpression(let pattern, let reason):
             "MATCHES: \(String(reflecting: pattern)) is not a valid regular expression: \(reason)"
+        case .nestedTooDeeply(let depth, let limit):
+            "the predicate nests \(depth) levels of NOT, AND and OR; at most \(limit) are allowed"
         }
     }
 }

@@ -62,6 +62,9 @@ struct PredicateFormatParser {
     private var position = 0
     private var arguments: [any Sendable]
     private var argumentIndex = 0
+    /// How many parentheses and `NOT`s enclose the position: the parser refuses to go deeper
+    /// than ``FetchPredicate/maximumNestingDepth``, so no format can exhaust its stack.
+    private var nesting = 0
 
     init(format: String, arguments: [any Sendable]) {
         self.format = format
@@ -102,26 +105,45 @@ struct PredicateFormatParser {
     }
 
     private mutating func parseNot() throws -> FetchPredicate {
-        if consumeKeyword("NOT") {
-            return .not(try parseNot())
-        }
         skipWhitespace()
+        let start = position
+        if consumeKeyword("NOT") {
+            return .not(try nested(from: start) { try $0.parseNot() })
+        }
         if peek == "!", peek(at: 1) != "=" {
             position += 1
-            return .not(try parseNot())
+            return .not(try nested(from: start) { try $0.parseNot() })
         }
         return try parsePrimary()
     }
 
     private mutating func parsePrimary() throws -> FetchPredicate {
+        skipWhitespace()
+        let start = position
         if consumeSymbol("(") {
-            let inner = try parseOr()
+            let inner = try nested(from: start) { try $0.parseOr() }
             guard consumeSymbol(")") else { throw error(expected: "')'") }
             return inner
         }
         if consumeKeyword("TRUEPREDICATE") { return .true }
         if consumeKeyword("FALSEPREDICATE") { return .false }
         return try parseComparison()
+    }
+
+    /// Parses what a `(` or `NOT` at `start` encloses, one level deeper; throws when that is
+    /// deeper than ``FetchPredicate/maximumNestingDepth``.
+    private mutating func nested(
+        from start: Int, _ parse: (inout PredicateFormatParser) throws -> FetchPredicate
+    ) throws -> FetchPredicate {
+        guard nesting < FetchPredicate.maximumNestingDepth else {
+            throw PredicateFormatError(
+                format: format, position: start,
+                expected: "at most \(FetchPredicate.maximumNestingDepth) nested parentheses and NOTs",
+                found: "one more")
+        }
+        nesting += 1
+        defer { nesting -= 1 }
+        return try parse(&self)
     }
 
     private mutating func parseComparison() throws -> FetchPredicate {
