@@ -189,8 +189,9 @@ extension FetchRequest {
     /// arms in order and does not start one once it has the page. `withTypos`: the first three
     /// arms match the pattern exactly, and the matches with typos only follow.
     ///
-    /// `SELECT * FROM (SELECT * FROM (<tier 1> LIMIT n) UNION ALL SELECT * FROM (<tier 2> LIMIT n)
-    /// UNION ALL SELECT * FROM (<tier 3> LIMIT n)) LIMIT ? OFFSET ?`
+    /// `WITH catalogue_bound AS MATERIALIZED (SELECT <the ordered read's bound> AS bound)
+    /// SELECT * FROM (SELECT * FROM (<tier 1> LIMIT n) UNION ALL SELECT * FROM (<tier 2> LIMIT n)
+    /// UNION ALL SELECT * FROM (<tier 3> LIMIT n) …) LIMIT ? OFFSET ?`
     private func appendTierArms(
         _ tiers: RelevanceTiers, withTypos: Bool, order: [FetchSortDescriptor], resultColumns: String,
         dialect: some SQLDialect, into sql: inout SQLBuilder
@@ -200,13 +201,20 @@ extension FetchRequest {
         let exactPredicate = withTypos ? predicate.mappingFullText(\.exact) : predicate
         var arms: [TierArm] = [.wholeWords, .prefix] + OrderedReadPart.allCases.map(TierArm.otherExact)
         if withTypos { arms += tiers.typoStarts.map(TierArm.typoStart) + OrderedReadPart.allCases.map(TierArm.otherTypos) }
+        guard let (pattern, _) = predicate.fullTextConjunct else { throw FetchRequestError.relevanceWithoutFullText }
         func appendNotExact() throws {
             sql.append("NOT (")
-            guard let (pattern, _) = predicate.fullTextConjunct else { throw FetchRequestError.relevanceWithoutFullText }
             try dialect.appendFullTextMatch(pattern.exact, schema: schema, into: &sql)
             sql.append(")")
         }
-        sql.append("SELECT * FROM (")
+        // The ordered read's bound, computed once for the parts within and beyond it (two, or
+        // four with typos), and only when a part reads it: the engine materializes a common
+        // table expression when it is first read, so a page the first tiers fill never counts
+        // the matches for the bound's density.
+        let bound = OrderedReadBound(keyExpression: tiers.keyExpression)
+        sql.append("WITH catalogue_bound AS MATERIALIZED (SELECT ")
+        try tiers.appendOrderedReadBoundValue(schema: schema, densityOf: pattern.exact, dialect: dialect, into: &sql)
+        sql.append(" AS bound) SELECT * FROM (")
         for (index, arm) in arms.enumerated() {
             if index > 0 { sql.append(" UNION ALL ") }
             sql.append("SELECT * FROM (")
@@ -219,7 +227,7 @@ extension FetchRequest {
             // The bound moves further when the exact matches are dense (common words): reading
             // on in order then finds the page sooner than looking up every match beyond it.
             var compiler = try PredicateCompiler(schema: schema, dialect: dialect, checking: predicate)
-            func appendPart(_ part: OrderedReadPart) throws {
+            func appendPart(_ part: OrderedReadPart) {
                 sql.append(") AND (")
                 switch part {
                 case .nulls:
@@ -227,9 +235,7 @@ extension FetchRequest {
                     sql.append(" IS NULL")
                     compiler.fullTextCheck = .collectedPerRow
                 case .within, .beyond:
-                    guard let (pattern, _) = predicate.fullTextConjunct else { throw FetchRequestError.relevanceWithoutFullText }
-                    try tiers.appendOrderedReadBound(
-                        within: part == .within, schema: schema, densityOf: pattern.exact, dialect: dialect, into: &sql)
+                    bound.appendComparison(within: part == .within, to: "(SELECT bound FROM catalogue_bound)", into: &sql)
                     compiler.fullTextCheck = part == .within ? .collectedPerRow : .match
                 }
             }
@@ -250,7 +256,7 @@ extension FetchRequest {
                     tiers.appendPrefix(dialect: dialect, into: &sql)
                     sql.append(")")
                 }
-                try appendPart(part)
+                appendPart(part)
             case .typoStart(let start):
                 tiers.appendWholeWords(start, into: &sql)
                 sql.append(") AND (")
@@ -263,7 +269,7 @@ extension FetchRequest {
                 sql.append(" IS NULL OR NOT ")
                 tiers.appendTypoStarts(dialect: dialect, into: &sql)
                 sql.append(")")
-                try appendPart(part)
+                appendPart(part)
             }
             sql.append(") AND (")
             switch arm {

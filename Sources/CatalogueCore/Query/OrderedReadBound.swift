@@ -37,18 +37,43 @@ public struct OrderedReadBound: Sendable, Hashable {
     /// Appends, `within`, "the key is at most the bound", else "the key is beyond the bound"
     /// (a walk of the key's index). Neither holds a NULL key.
     public func append(within: Bool, schema: RecordSchema, into sql: inout SQLBuilder) {
-        appendBound(within: within, schema: schema, into: &sql) { sql in
+        sql.append(keyExpression)
+        sql.append(within ? " <= " : " > ")
+        appendValue(schema: schema, into: &sql)
+    }
+
+    /// Appends, `within`, "the key is at most `value`", else "the key is beyond it": `value` is
+    /// an SQL expression for the bound computed once for a statement whose parts share it (a
+    /// scalar subquery of a materialized common table expression).
+    ///
+    /// ```swift
+    /// bound.appendComparison(within: false, to: "(SELECT bound FROM catalogue_bound)", into: &sql)
+    /// // "product.name_key > (SELECT bound FROM catalogue_bound)"
+    /// ```
+    public func appendComparison(within: Bool, to value: String, into sql: inout SQLBuilder) {
+        sql.append(keyExpression)
+        sql.append(within ? " <= " : " > ")
+        sql.append(value)
+    }
+
+    /// Appends the bound itself: the ``limit``-th key that is not NULL, or the largest key.
+    public func appendValue(schema: RecordSchema, into sql: inout SQLBuilder) {
+        appendValue(schema: schema, into: &sql) { sql in
             sql.bind(.integer(Int64(Self.limit - 1)))
         }
     }
 
-    /// The same, with the bound at the ``denseLimit``-th key when the condition `appendDensity`
-    /// appends holds (the matches are dense).
-    public func append(
-        within: Bool, schema: RecordSchema, denseWhen appendDensity: (inout SQLBuilder) throws -> Void,
-        into sql: inout SQLBuilder
+    /// Appends the bound at the ``denseLimit``-th key when the condition `appendDensity`
+    /// appends holds (the matches are dense), else at the ``limit``-th.
+    ///
+    /// ```swift
+    /// try bound.appendValue(schema: Product.schema, denseWhen: { $0.append("(SELECT count(*) …) >= 50000") }, into: &sql)
+    /// // "coalesce((SELECT … LIMIT 1 OFFSET CASE WHEN (SELECT count(*) …) >= 50000 THEN ? ELSE ? END), (SELECT max(…) …))"
+    /// ```
+    public func appendValue(
+        schema: RecordSchema, denseWhen appendDensity: (inout SQLBuilder) throws -> Void, into sql: inout SQLBuilder
     ) rethrows {
-        try appendBound(within: within, schema: schema, into: &sql) { sql in
+        try appendValue(schema: schema, into: &sql) { sql in
             sql.append("CASE WHEN ")
             try appendDensity(&sql)
             sql.append(" THEN ")
@@ -60,11 +85,9 @@ public struct OrderedReadBound: Sendable, Hashable {
     }
 
     /// The bound, with `appendOffset` writing how many keys it skips.
-    private func appendBound(
-        within: Bool, schema: RecordSchema, into sql: inout SQLBuilder, offset appendOffset: (inout SQLBuilder) throws -> Void
+    private func appendValue(
+        schema: RecordSchema, into sql: inout SQLBuilder, offset appendOffset: (inout SQLBuilder) throws -> Void
     ) rethrows {
-        sql.append(keyExpression)
-        sql.append(within ? " <= " : " > ")
         sql.append("coalesce((SELECT ")
         sql.append(keyExpression)
         sql.append(" FROM ")

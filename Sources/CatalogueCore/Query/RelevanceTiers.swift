@@ -93,21 +93,21 @@ public struct RelevanceTiers: Sendable, Hashable {
     /// (``OrderedReadBound/limit``).
     public static let orderedReadLimit = OrderedReadBound.limit
 
-    /// Appends, `within`, "the key is at most the bound", else "the key is beyond the bound":
-    /// the ``orderedReadLimit``-th key that is not NULL in display order (``OrderedReadBound``).
-    public func appendOrderedReadBound(within: Bool, schema: RecordSchema, into sql: inout SQLBuilder) {
-        OrderedReadBound(keyExpression: keyExpression).append(within: within, schema: schema, into: &sql)
-    }
-
-    /// The same bound, moved to the ``OrderedReadBound/denseLimit``-th key when `pattern` has
-    /// at least ``OrderedReadBound/denseMatches`` matches (counted by the dialect through the
-    /// full-text index): common words then read on in order rather than look up and sort every
-    /// match beyond the first keys.
-    public func appendOrderedReadBound(
-        within: Bool, schema: RecordSchema, densityOf pattern: FullTextPattern, dialect: some SQLDialect,
-        into sql: inout SQLBuilder
+    /// Appends the bound of the third tier's ordered read (``OrderedReadBound``): the
+    /// ``orderedReadLimit``-th key that is not NULL in display order, moved to the
+    /// ``OrderedReadBound/denseLimit``-th when `pattern` has at least
+    /// ``OrderedReadBound/denseMatches`` matches (counted by the dialect through the full-text
+    /// index): common words then read on in order rather than look up and sort every match
+    /// beyond the first keys. A statement computes it once, for every part that compares with it.
+    ///
+    /// ```swift
+    /// try tiers.appendOrderedReadBoundValue(schema: Product.schema, densityOf: pattern, dialect: dialect, into: &sql)
+    /// // "coalesce((SELECT product.name_key FROM product … OFFSET CASE WHEN (SELECT count(*) …) >= ? THEN ? ELSE ? END), …)"
+    /// ```
+    public func appendOrderedReadBoundValue(
+        schema: RecordSchema, densityOf pattern: FullTextPattern, dialect: some SQLDialect, into sql: inout SQLBuilder
     ) throws {
-        try OrderedReadBound(keyExpression: keyExpression).append(within: within, schema: schema, denseWhen: { sql in
+        try OrderedReadBound(keyExpression: keyExpression).appendValue(schema: schema, denseWhen: { sql in
             try dialect.appendMatchCount(pattern, schema: schema, stoppingAfter: OrderedReadBound.denseMatches, into: &sql)
             sql.append(" >= ")
             sql.bind(.integer(Int64(OrderedReadBound.denseMatches)))
