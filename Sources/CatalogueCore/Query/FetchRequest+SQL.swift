@@ -212,6 +212,7 @@ extension FetchRequest {
         // table expression when it is first read, so a page the first tiers fill never counts
         // the matches for the bound's density.
         let bound = OrderedReadBound(keyExpression: tiers.keyExpression)
+        let checkedCompiler = try PredicateCompiler(schema: schema, dialect: dialect, checking: predicate)
         sql.append("WITH catalogue_bound AS MATERIALIZED (SELECT ")
         try tiers.appendOrderedReadBoundValue(schema: schema, densityOf: pattern.exact, dialect: dialect, into: &sql)
         sql.append(" AS bound) SELECT * FROM (")
@@ -226,7 +227,7 @@ extension FetchRequest {
             // the matches, never with where they lie in name order.
             // The bound moves further when the exact matches are dense (common words): reading
             // on in order then finds the page sooner than looking up every match beyond it.
-            var compiler = try PredicateCompiler(schema: schema, dialect: dialect, checking: predicate)
+            var compiler = checkedCompiler
             func appendPart(_ part: OrderedReadPart) {
                 sql.append(") AND (")
                 switch part {

@@ -57,6 +57,12 @@ public struct OrderedReadBound: Sendable, Hashable {
     }
 
     /// Appends the bound itself: the ``limit``-th key that is not NULL, or the largest key.
+    ///
+    /// ```swift
+    /// bound.appendValue(schema: Product.schema, into: &sql)
+    /// // "coalesce((SELECT product.name_key FROM product WHERE product.name_key IS NOT NULL
+    /// //  ORDER BY product.name_key LIMIT 1 OFFSET ?), (SELECT max(product.name_key) FROM product))"
+    /// ```
     public func appendValue(schema: RecordSchema, into sql: inout SQLBuilder) {
         appendValue(schema: schema, into: &sql) { sql in
             sql.bind(.integer(Int64(Self.limit - 1)))
