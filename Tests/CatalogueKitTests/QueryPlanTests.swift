@@ -145,6 +145,40 @@ struct QueryPlanTests {
         }
     }
 
+    @Test("Typos of a common word: the typo tier's bound is counted with the typos, moves to the dense bound, and its pages keep display order")
+    func denseTypoTier() throws {
+        let catalogue = try emptyCatalogue()
+        let before = (0..<(OrderedReadBound.limit + 1_000)).map { Product(name: "Aaa filler \($0)", type: "other") }
+        let dense = (0..<(OrderedReadBound.denseMatches + 10)).map { Product(name: "Bee kettle \($0)", type: "kitchen") }
+        let late = (0..<30).map { Product(name: "Zebra kettle \($0)", type: "kitchen") }
+        try catalogue.write { db in _ = try db.upsert(contentsOf: late + dense + before) }
+        let request = CatalogueSearch.products(matching: "kettel", mode: .fuzzy)
+        let resolved = try catalogue.read { db in try db.resolvingTypos(in: request) }
+        let select = try resolved.selectSQL(in: SQLiteDialect())
+        // Two bounds: the exact matches' ("kettel"*: none) and the typo tier's, whose count
+        // includes "kettle".
+        let exactDensity = "(SELECT count(*) FROM (SELECT 1 FROM product_fts WHERE product_fts MATCH ? LIMIT ?))"
+        #expect(select.sql.hasPrefix("WITH catalogue_bound AS MATERIALIZED (SELECT "), "\(select.sql)")
+        #expect(select.sql.contains(" AS bound), catalogue_typo_bound AS MATERIALIZED (SELECT "), "\(select.sql)")
+        #expect(select.sql.components(separatedBy: exactDensity).count == 3)
+        #expect(select.sql.components(separatedBy: "product.name_key <= (SELECT bound FROM catalogue_typo_bound)").count == 2)
+        #expect(select.sql.components(separatedBy: "product.name_key > (SELECT bound FROM catalogue_typo_bound)").count == 2)
+        #expect(select.arguments.prefix(11) == [
+            .text("\"kettel\"*"), .integer(50_000), .integer(50_000), .integer(219_999), .integer(19_999),
+            .text("(\"kettel\"* OR \"kettle\")"), .integer(50_000), .integer(50_000), .integer(219_999), .integer(19_999),
+            .text("kettel"),
+        ])
+        // Every match in display order; pages inside the dense matches and across into the late ones.
+        let expected = (dense + late).map(\.name).sorted { Folding.fold($0).utf8.lexicographicallyPrecedes(Folding.fold($1).utf8) }
+        #expect(try catalogue.fetch(request).map(\.name) == expected)
+        for offset in [0, 25_000, dense.count - 20] {
+            var page = request
+            page.fetchLimit = 50
+            page.fetchOffset = offset
+            #expect(try catalogue.fetch(page).map(\.name) == Array(expected.dropFirst(offset).prefix(50)), "at \(offset)")
+        }
+    }
+
     @Test("Fuzzy: the exact tiers, then one ordered read of the key index per word meant, then the bounded read; only the last arms sort")
     func fuzzyWords() throws {
         let plan = try plan(CatalogueSearch.products(matching: "ipdo touhc", mode: .fuzzy))

@@ -190,8 +190,9 @@ extension FetchRequest {
     /// arms match the pattern exactly, and the matches with typos only follow.
     ///
     /// `WITH catalogue_bound AS MATERIALIZED (SELECT <the ordered read's bound> AS bound)
-    /// SELECT * FROM (SELECT * FROM (<tier 1> LIMIT n) UNION ALL SELECT * FROM (<tier 2> LIMIT n)
-    /// UNION ALL SELECT * FROM (<tier 3> LIMIT n) …) LIMIT ? OFFSET ?`
+    /// [, catalogue_typo_bound AS MATERIALIZED (…)] SELECT * FROM (SELECT * FROM (<tier 1> LIMIT n)
+    /// UNION ALL SELECT * FROM (<tier 2> LIMIT n) UNION ALL SELECT * FROM (<tier 3> LIMIT n) …)
+    /// LIMIT ? OFFSET ?`
     private func appendTierArms(
         _ tiers: RelevanceTiers, withTypos: Bool, order: [FetchSortDescriptor], resultColumns: String,
         dialect: some SQLDialect, into sql: inout SQLBuilder
@@ -207,15 +208,23 @@ extension FetchRequest {
             try dialect.appendFullTextMatch(pattern.exact, schema: schema, into: &sql)
             sql.append(")")
         }
-        // The ordered read's bound, computed once for the parts within and beyond it (two, or
-        // four with typos), and only when a part reads it: the engine materializes a common
-        // table expression when it is first read, so a page the first tiers fill never counts
-        // the matches for the bound's density.
+        // The ordered read's bound, computed once for the parts within and beyond it, and only
+        // when a part reads it: the engine materializes a common table expression when it is
+        // first read, so a page the first tiers fill never counts the matches for the bound's
+        // density. The exact matches' tier counts them; the tier of matches with typos has a
+        // bound of its own, counted with its typos ("kettel" has no exact match, and as many
+        // "kettle" as "lamp" has matches).
         let bound = OrderedReadBound(keyExpression: tiers.keyExpression)
         let checkedCompiler = try PredicateCompiler(schema: schema, dialect: dialect, checking: predicate)
         sql.append("WITH catalogue_bound AS MATERIALIZED (SELECT ")
         try tiers.appendOrderedReadBoundValue(schema: schema, densityOf: pattern.exact, dialect: dialect, into: &sql)
-        sql.append(" AS bound) SELECT * FROM (")
+        sql.append(" AS bound)")
+        if withTypos {
+            sql.append(", catalogue_typo_bound AS MATERIALIZED (SELECT ")
+            try tiers.appendOrderedReadBoundValue(schema: schema, densityOf: pattern, dialect: dialect, into: &sql)
+            sql.append(" AS bound)")
+        }
+        sql.append(" SELECT * FROM (")
         for (index, arm) in arms.enumerated() {
             if index > 0 { sql.append(" UNION ALL ") }
             sql.append("SELECT * FROM (")
@@ -228,7 +237,7 @@ extension FetchRequest {
             // The bound moves further when the exact matches are dense (common words): reading
             // on in order then finds the page sooner than looking up every match beyond it.
             var compiler = checkedCompiler
-            func appendPart(_ part: OrderedReadPart) {
+            func appendPart(_ part: OrderedReadPart, boundedBy boundTable: String) {
                 sql.append(") AND (")
                 switch part {
                 case .nulls:
@@ -236,7 +245,7 @@ extension FetchRequest {
                     sql.append(" IS NULL")
                     compiler.fullTextCheck = .collectedPerRow
                 case .within, .beyond:
-                    bound.appendComparison(within: part == .within, to: "(SELECT bound FROM catalogue_bound)", into: &sql)
+                    bound.appendComparison(within: part == .within, to: "(SELECT bound FROM \(boundTable))", into: &sql)
                     compiler.fullTextCheck = part == .within ? .collectedPerRow : .match
                 }
             }
@@ -257,7 +266,7 @@ extension FetchRequest {
                     tiers.appendPrefix(dialect: dialect, into: &sql)
                     sql.append(")")
                 }
-                appendPart(part)
+                appendPart(part, boundedBy: "catalogue_bound")
             case .typoStart(let start):
                 tiers.appendWholeWords(start, into: &sql)
                 sql.append(") AND (")
@@ -270,7 +279,7 @@ extension FetchRequest {
                 sql.append(" IS NULL OR NOT ")
                 tiers.appendTypoStarts(dialect: dialect, into: &sql)
                 sql.append(")")
-                appendPart(part)
+                appendPart(part, boundedBy: "catalogue_typo_bound")
             }
             sql.append(") AND (")
             switch arm {
