@@ -9,18 +9,21 @@ import Testing
 @Suite("Deeply nested predicates")
 struct PredicateNestingTests {
     /// Conditions that compile to the longest SQL: a subquery over the aliases, a suffix, a
-    /// regular expression, a list, a range.
-    static let leaves: [FetchPredicate] = [
+    /// regular expression, a list, a range. (Computed, not stored: a stored static of indirect
+    /// enum values is reported as a leak by LeakSanitizer, which does not see it from the
+    /// test runner.)
+    static var leaves: [FetchPredicate] { [
         .anyAlias(operator: .contains, value: "ivo", options: .caseAndDiacriticInsensitive),
         .comparison(column: "name", operator: .endsWith, value: .text("ia"), options: .caseAndDiacriticInsensitive),
         .comparison(column: "capital", operator: .matches, value: .text("^[a-m].*"), options: .caseInsensitive),
         .in(column: "code", values: [.text("CO"), .text("FR"), .text("JP")], options: []),
         .between(column: "population", lower: .integer(1), upper: .integer(2_000_000_000)),
-    ]
+    ] }
 
     /// The shapes that nest deepest in SQL: `NOT (NOT (…))`, `(a) AND ((b) OR (…))`, and
     /// `NOT ((a) AND (NOT (…)))`, each exactly `depth` levels deep.
     static func shapes(depth: Int) -> [(String, FetchPredicate)] {
+        let leaves = Self.leaves
         func nested(_ depth: Int, _ wrap: (FetchPredicate, Int) -> FetchPredicate) -> FetchPredicate {
             var predicate = leaves[0]
             for level in 1..<depth { predicate = wrap(predicate, level) }
