@@ -234,7 +234,7 @@ extension FetchRequest {
             // row's full-text match is checked (a tier's first keys too, up to a bound). The
             // arms beyond the bound collect the matches and sort them: their cost grows with
             // the matches, never with where they lie in name order.
-            // The bound moves further when the exact matches are dense (common words): reading
+            // The bound moves further when the tier's matches are dense (common words): reading
             // on in order then finds the page sooner than looking up every match beyond it.
             var compiler = checkedCompiler
             func appendPart(_ part: OrderedReadPart, boundedBy boundTable: String) {
