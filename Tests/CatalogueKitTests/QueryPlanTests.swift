@@ -116,13 +116,37 @@ struct QueryPlanTests {
         }
     }
 
-    @Test("Common words: the third tier's bound moves to the dense bound when the matches are many; its pages keep display order")
-    func denseThirdTier() throws {
+    /// A catalogue of 21,000 names before the word's ("Aaa filler N"), 50,010 "Bee <word> N"
+    /// and 30 "Zebra <word> N"; and the names holding `word`, in display order.
+    func denseCatalogue(word: String) throws -> (Catalogue, [String]) {
         let catalogue = try emptyCatalogue()
         let before = (0..<(OrderedReadBound.limit + 1_000)).map { Product(name: "Aaa filler \($0)", type: "other") }
-        let dense = (0..<(OrderedReadBound.denseMatches + 10)).map { Product(name: "Bee lamp \($0)", type: "light") }
-        let late = (0..<30).map { Product(name: "Zebra lamp \($0)", type: "light") }
+        let dense = (0..<(OrderedReadBound.denseMatches + 10)).map { Product(name: "Bee \(word) \($0)", type: "kitchen") }
+        let late = (0..<30).map { Product(name: "Zebra \(word) \($0)", type: "kitchen") }
         try catalogue.write { db in _ = try db.upsert(contentsOf: late + dense + before) }
+        let expected = (dense + late).map(\.name).sorted { Folding.fold($0).utf8.lexicographicallyPrecedes(Folding.fold($1).utf8) }
+        return (catalogue, expected)
+    }
+
+    /// Every match of `request` in display order (`expected`), and its 50-row pages inside the
+    /// dense matches and across into the late ones equal the slices of that list.
+    func expectPagesInDisplayOrder(
+        _ request: FetchRequest<Product>, in catalogue: Catalogue, expected: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(try catalogue.fetch(request).map(\.name) == expected, sourceLocation: sourceLocation)
+        for offset in [0, 25_000, expected.count - 50] {
+            var page = request
+            page.fetchLimit = 50
+            page.fetchOffset = offset
+            #expect(try catalogue.fetch(page).map(\.name) == Array(expected.dropFirst(offset).prefix(50)), "at \(offset)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("Common words: the third tier's bound moves to the dense bound when the matches are many; its pages keep display order")
+    func denseThirdTier() throws {
+        let (catalogue, expected) = try denseCatalogue(word: "lamp")
         let request = CatalogueSearch.products(matching: "lamp", mode: .words)
         let select = try request.selectSQL(in: SQLiteDialect())
         // The bound is chosen by the count once, in a materialized common table expression that
@@ -134,33 +158,21 @@ struct QueryPlanTests {
         #expect(select.sql.components(separatedBy: "product.name_key <= (SELECT bound FROM catalogue_bound)").count == 2)
         #expect(select.sql.components(separatedBy: "product.name_key > (SELECT bound FROM catalogue_bound)").count == 2)
         #expect(select.arguments.contains(.integer(Int64(OrderedReadBound.denseLimit - 1))))
-        // Every match in display order; pages inside the dense matches and across into the late ones.
-        let expected = (dense + late).map(\.name).sorted { Folding.fold($0).utf8.lexicographicallyPrecedes(Folding.fold($1).utf8) }
-        #expect(try catalogue.fetch(request).map(\.name) == expected)
-        for offset in [0, 25_000, dense.count - 20] {
-            var page = request
-            page.fetchLimit = 50
-            page.fetchOffset = offset
-            #expect(try catalogue.fetch(page).map(\.name) == Array(expected.dropFirst(offset).prefix(50)), "at \(offset)")
-        }
+        try expectPagesInDisplayOrder(request, in: catalogue, expected: expected)
     }
 
     @Test("Typos of a common word: the typo tier's bound is counted with the typos, moves to the dense bound, and its pages keep display order")
     func denseTypoTier() throws {
-        let catalogue = try emptyCatalogue()
-        let before = (0..<(OrderedReadBound.limit + 1_000)).map { Product(name: "Aaa filler \($0)", type: "other") }
-        let dense = (0..<(OrderedReadBound.denseMatches + 10)).map { Product(name: "Bee kettle \($0)", type: "kitchen") }
-        let late = (0..<30).map { Product(name: "Zebra kettle \($0)", type: "kitchen") }
-        try catalogue.write { db in _ = try db.upsert(contentsOf: late + dense + before) }
+        let (catalogue, expected) = try denseCatalogue(word: "kettle")
         let request = CatalogueSearch.products(matching: "kettel", mode: .fuzzy)
         let resolved = try catalogue.read { db in try db.resolvingTypos(in: request) }
         let select = try resolved.selectSQL(in: SQLiteDialect())
         // Two bounds: the exact matches' ("kettel"*: none) and the typo tier's, whose count
         // includes "kettle".
-        let exactDensity = "(SELECT count(*) FROM (SELECT 1 FROM product_fts WHERE product_fts MATCH ? LIMIT ?))"
+        let matchCount = "(SELECT count(*) FROM (SELECT 1 FROM product_fts WHERE product_fts MATCH ? LIMIT ?))"
         #expect(select.sql.hasPrefix("WITH catalogue_bound AS MATERIALIZED (SELECT "), "\(select.sql)")
         #expect(select.sql.contains(" AS bound), catalogue_typo_bound AS MATERIALIZED (SELECT "), "\(select.sql)")
-        #expect(select.sql.components(separatedBy: exactDensity).count == 3)
+        #expect(select.sql.components(separatedBy: matchCount).count == 3)
         #expect(select.sql.components(separatedBy: "product.name_key <= (SELECT bound FROM catalogue_typo_bound)").count == 2)
         #expect(select.sql.components(separatedBy: "product.name_key > (SELECT bound FROM catalogue_typo_bound)").count == 2)
         #expect(select.arguments.prefix(11) == [
@@ -168,15 +180,7 @@ struct QueryPlanTests {
             .text("(\"kettel\"* OR \"kettle\")"), .integer(50_000), .integer(50_000), .integer(219_999), .integer(19_999),
             .text("kettel"),
         ])
-        // Every match in display order; pages inside the dense matches and across into the late ones.
-        let expected = (dense + late).map(\.name).sorted { Folding.fold($0).utf8.lexicographicallyPrecedes(Folding.fold($1).utf8) }
-        #expect(try catalogue.fetch(request).map(\.name) == expected)
-        for offset in [0, 25_000, dense.count - 20] {
-            var page = request
-            page.fetchLimit = 50
-            page.fetchOffset = offset
-            #expect(try catalogue.fetch(page).map(\.name) == Array(expected.dropFirst(offset).prefix(50)), "at \(offset)")
-        }
+        try expectPagesInDisplayOrder(request, in: catalogue, expected: expected)
     }
 
     @Test("Fuzzy: the exact tiers, then one ordered read of the key index per word meant, then the bounded read; only the last arms sort")

@@ -107,7 +107,7 @@ extension FetchRequest {
             return
         }
         if let key = splitContainsKey(dialect: dialect) {
-            try appendContainsPageParts(key: key, resultColumns: resultColumns, dialect: dialect, into: &sql)
+            try appendContainsPageParts(key: key, resultColumns: resultColumns, compiler: compiler, dialect: dialect, into: &sql)
             return
         }
         guard let relevance = sortDescriptors.firstIndex(where: { $0.column == nil }) else {
@@ -124,7 +124,7 @@ extension FetchRequest {
             if dialect.ranksTiersByUnion {
                 try appendTierArms(
                     tiers, withTypos: pattern.hasTypoAlternatives, order: order, resultColumns: resultColumns,
-                    dialect: dialect, into: &sql)
+                    compiler: compiler, dialect: dialect, into: &sql)
             } else {
                 appendSelectFrom(resultColumns, into: &sql)
                 try compiler.compile(predicate, into: &sql)
@@ -187,7 +187,9 @@ extension FetchRequest {
     /// The tiers as arms of a `UNION ALL`, each reading its part in display order and stopping
     /// at the page's end (`offset + limit` rows), the whole limited again: the engine runs the
     /// arms in order and does not start one once it has the page. `withTypos`: the first three
-    /// arms match the pattern exactly, and the matches with typos only follow.
+    /// arms match the pattern exactly, and the matches with typos only follow. `compiler` is the
+    /// request's, checked once (``FetchPredicate/maximumNestingDepth``); each arm sets its own
+    /// full-text check on a copy.
     ///
     /// `WITH catalogue_bound AS MATERIALIZED (SELECT <the ordered read's bound> AS bound)
     /// [, catalogue_typo_bound AS MATERIALIZED (…)] SELECT * FROM (SELECT * FROM (<tier 1> LIMIT n)
@@ -195,7 +197,7 @@ extension FetchRequest {
     /// LIMIT ? OFFSET ?`
     private func appendTierArms(
         _ tiers: RelevanceTiers, withTypos: Bool, order: [FetchSortDescriptor], resultColumns: String,
-        dialect: some SQLDialect, into sql: inout SQLBuilder
+        compiler checkedCompiler: PredicateCompiler, dialect: some SQLDialect, into sql: inout SQLBuilder
     ) throws {
         let schema = R.schema
         let armLimit: DatabaseValue = fetchLimit.map { .integer(Int64(fetchOffset + $0)) } ?? dialect.unlimited
@@ -215,7 +217,6 @@ extension FetchRequest {
         // bound of its own, counted with its typos ("kettel" has no exact match, and as many
         // "kettle" as "lamp" has matches).
         let bound = OrderedReadBound(keyExpression: tiers.keyExpression)
-        let checkedCompiler = try PredicateCompiler(schema: schema, dialect: dialect, checking: predicate)
         sql.append("WITH catalogue_bound AS MATERIALIZED (SELECT ")
         try tiers.appendOrderedReadBoundValue(schema: schema, densityOf: pattern.exact, dialect: dialect, into: &sql)
         sql.append(" AS bound)")
@@ -328,10 +329,10 @@ extension FetchRequest {
     /// (WITH catalogue_matches AS MATERIALIZED (SELECT t.* FROM t WHERE <beyond>) SELECT … FROM
     /// catalogue_matches AS t ORDER BY … LIMIT n) AS catalogue_beyond) AS catalogue_page LIMIT ? OFFSET ?`
     private func appendContainsPageParts(
-        key: String, resultColumns: String, dialect: some SQLDialect, into sql: inout SQLBuilder
+        key: String, resultColumns: String, compiler: PredicateCompiler, dialect: some SQLDialect,
+        into sql: inout SQLBuilder
     ) throws {
         let schema = R.schema
-        let compiler = try PredicateCompiler(schema: schema, dialect: dialect, checking: predicate)
         let bound = OrderedReadBound(keyExpression: key)
         let armLimit: DatabaseValue = fetchLimit.map { .integer(Int64(fetchOffset + $0)) } ?? dialect.unlimited
         sql.append("SELECT * FROM (SELECT * FROM (")
