@@ -26,7 +26,8 @@ extension Connection: CatalogueWriting {
     @inlinable
     public func fetch<R: Record>(_ request: FetchRequest<R>) throws -> [R] {
         let request = try resolvingTypos(in: request)
-        if let page = try fetchPageThroughKeyRanges(request, select: { try $0.selectSQL(in: SQLiteDialect()) }, { try R(row: $0) }) {
+        if try !readsIntersectionFirst(request),
+           let page = try fetchPageThroughKeyRanges(request, select: { try $0.selectSQL(in: SQLiteDialect()) }, { try R(row: $0) }) {
             return page
         }
         let sql = try request.selectSQL(in: plannedDialect(for: request))
@@ -61,7 +62,9 @@ extension Connection: CatalogueWriting {
     @inlinable
     public func fetchCount<R: Record>(_ request: FetchRequest<R>, stoppingAfter limit: Int) throws -> Int {
         let request = try resolvingTypos(in: request)
-        if let counted = try countThroughKeyRanges(request, stoppingAfter: limit) { return counted }
+        if try !readsIntersectionFirst(request), let counted = try countThroughKeyRanges(request, stoppingAfter: limit) {
+            return counted
+        }
         let sql = try request.countSQL(in: plannedDialect(for: request, work: .cappedCount), stoppingAfter: limit)
         return try scalar(sql.sql, StatementArguments(sql.arguments)) ?? 0
     }
@@ -70,7 +73,7 @@ extension Connection: CatalogueWriting {
     @inlinable
     public func fetchIDs<R: Record>(_ request: FetchRequest<R>) throws -> [Int64] {
         let request = try resolvingTypos(in: request)
-        if let page = try fetchPageThroughKeyRanges(
+        if try !readsIntersectionFirst(request), let page = try fetchPageThroughKeyRanges(
             request, select: { try $0.select(R.schema.qualifiedID, in: SQLiteDialect()) }, { $0.statement.int64(at: 0) }) {
             return page
         }

@@ -3,7 +3,9 @@ import SQLiteStore
 
 extension Connection {
     /// SQLite's dialect for `request`, with each `CONTAINS[cd]` on a substring-indexed key
-    /// planned for `work`: the trigram index finds the candidates when they number at most
+    /// planned for `work`. When two or more of the request's conditions are indexed, the rows
+    /// are narrowed to the intersection of their indexes' ids
+    /// (``intersectedCandidates(for:)``). Otherwise the trigram index finds the candidates when they number at most
     /// ``SQLiteTrigramIndex/candidateLimit(for:)``, counted through the index and stopping
     /// after that; otherwise the key index is scanned in order. Either way the rows and their
     /// order are the same. Texts under three characters, and requests without such a
@@ -22,6 +24,10 @@ extension Connection {
         let schema = R.schema
         let work = work ?? (request.fetchLimit == nil ? .everyMatch : .page)
         guard !schema.substringIndexedColumns.isEmpty else { return dialect }
+        if let candidates = try intersectedCandidates(for: request) {
+            dialect.intersectedCandidates = candidates
+            return dialect
+        }
         for (keyColumn, needle) in request.predicate.keyContainsComparisons(in: schema) {
             guard let index = SQLiteTrigramIndex.index(forQualifiedKey: keyColumn, in: schema),
                   let pattern = SQLiteTrigramIndex.matchPattern(for: needle),
@@ -40,7 +46,7 @@ extension Connection {
 
     /// Whether the schema has a table or virtual table named `name` (remembered until the
     /// database changes).
-    private func hasTable(_ name: String) throws -> Bool {
+    func hasTable(_ name: String) throws -> Bool {
         try remembered("table \(name)") {
             try scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]) as Int? != nil
         }

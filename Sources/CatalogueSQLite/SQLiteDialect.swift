@@ -17,6 +17,10 @@ public struct SQLiteDialect: SQLDialect {
     /// index, and the index to use; every other CONTAINS scans.
     var trigramLookups: [TrigramLookup: SQLiteTrigramIndex] = [:]
 
+    /// The rows that can match, from the intersection of the request's indexed conditions, and
+    /// the CONTAINS comparison narrowed to them (``Connection/intersectedCandidates(for:)``).
+    var intersectedCandidates: IntersectedCandidates?
+
     /// A CONTAINS comparison as the compiler writes it.
     struct TrigramLookup: Hashable, Sendable {
         let expression: String
@@ -54,9 +58,18 @@ public struct SQLiteDialect: SQLDialect {
     /// so, the rows are first narrowed to the trigram index's candidates:
     /// `table.id IN (SELECT rowid FROM table_key_trigram WHERE table_key_trigram MATCH ?) AND instr(…)`.
     /// The candidates hold every match (each has all the text's trigrams), and `instr` keeps
-    /// exactly the matches, so the rows are the same either way.
+    /// exactly the matches, so the rows are the same either way. The comparison the plan narrows
+    /// to an intersection of indexes' ids is written
+    /// `table.id IN (SELECT value FROM json_each(?)) AND instr(…)`, the ids bound as one JSON
+    /// array.
     public func appendContains(_ expression: String, _ needle: String, into sql: inout SQLBuilder) {
-        if let index = trigramLookups[TrigramLookup(expression: expression, needle: needle)],
+        let lookup = TrigramLookup(expression: expression, needle: needle)
+        if let candidates = intersectedCandidates, candidates.comparison == lookup {
+            sql.append(candidates.qualifiedID)
+            sql.append(" IN (SELECT value FROM json_each(")
+            sql.bind(.text(candidates.json))
+            sql.append(")) AND ")
+        } else if let index = trigramLookups[lookup],
            let pattern = SQLiteTrigramIndex.matchPattern(for: needle) {
             sql.append(index.qualifiedID)
             sql.append(" IN (SELECT rowid FROM ")

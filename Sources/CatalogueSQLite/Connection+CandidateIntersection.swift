@@ -1,0 +1,183 @@
+import CatalogueCore
+import SQLiteStore
+
+/// The ids of the rows that can match a request, found in its indexes before any row is read,
+/// and the `CONTAINS[cd]` comparison that is narrowed to them
+/// (``Connection/intersectedCandidates(for:)``).
+struct IntersectedCandidates: Sendable, Hashable {
+    /// The comparison, as the compiler writes it, that the dialect narrows to ``ids``.
+    let comparison: SQLiteDialect.TrigramLookup
+    /// The record table's qualified id (`product.id`).
+    let qualifiedID: String
+    /// The candidates, ascending.
+    let ids: [Int64]
+
+    /// ``ids`` as a JSON array, the one parameter of `json_each(?)`.
+    var json: String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+}
+
+extension Connection {
+    /// The most ids one alternative's index lookup reads; a condition more rows meet is too
+    /// common to narrow the others (about 20 ms of reading at the limit).
+    static let intersectionSourceLimit = 250_000
+    /// The most candidates an intersection hands on: beyond, the trigram index's candidates or
+    /// the ordered scan serve as well (``SQLiteTrigramIndex/pageCandidateLimit``).
+    static let intersectionCandidateLimit = 20_000
+
+    /// The rows that can match `request`, found by intersecting its indexed conditions, when
+    /// at least two of them narrow it; nil otherwise, and the request is planned as before.
+    ///
+    /// Each member of the predicate's top-level AND that is an OR of indexable conditions
+    /// (``FetchPredicate/requiredIndexableAlternatives(in:)``) lists the ids of its
+    /// alternatives: a `CONTAINS[cd]` of three or more characters from the key's trigram index,
+    /// an equality from an index that leads with its column (`product_by_year`). The lists of a
+    /// member are joined, the members intersected. Every match of the request lies in the
+    /// result, which narrows a required `CONTAINS[cd]` of the predicate, one that appears only
+    /// once in it; the rows are then read by id and checked against the whole predicate, so the
+    /// result and its order are the request's own.
+    ///
+    /// The terms mode's `lamp 2001` at 1,000,000 products: 22,260 rows hold the trigrams of
+    /// "lamp", 21,868 were made in 2001, 321 hold "2001" and 6 cost 2001; 477 rows lie in both,
+    /// and only those are read, where the trigram index alone had every row of "lamp" read.
+    /// The result is remembered on the connection until the database changes, so a search's
+    /// page and count read the indexes once.
+    ///
+    /// ```swift
+    /// let request = CatalogueSearch.products(matching: "lamp 2001", mode: .terms)
+    /// let candidates = try db.intersectedCandidates(for: request)  // 477 ids at 1M
+    /// ```
+    func intersectedCandidates<R: Record>(for request: FetchRequest<R>) throws -> IntersectedCandidates? {
+        let schema = R.schema
+        let predicate = request.predicate
+        let members = predicate.requiredIndexableAlternatives(in: schema)
+        guard members.count >= 2 else { return nil }
+        // The comparison to narrow: required, and written once (the narrowing would not hold
+        // for a second occurrence under NOT or beside alternatives).
+        let everyContains = predicate.keyContainsComparisons(in: schema)
+        guard let narrowed = predicate.requiredKeyContainsComparisons(in: schema).first(where: { required in
+            everyContains.filter { $0.keyColumn == required.keyColumn && $0.needle == required.needle }.count == 1
+        }) else { return nil }
+        // A search reads its page and then its count on one connection: the ids are read once.
+        return try remembered("intersected candidates \(String(reflecting: predicate))") {
+            try intersectCandidates(of: members, narrowing: narrowed, as: R.self)
+        }
+    }
+
+    /// The intersection of the ids of `members`, each the ids of any of its alternatives.
+    private func intersectCandidates<R: Record>(
+        of members: [[FetchPredicate.IndexableCondition]], narrowing narrowed: (keyColumn: String, needle: String),
+        as type: R.Type
+    ) throws -> IntersectedCandidates? {
+        let schema = R.schema
+        var lists: [[Int64]] = []
+        for alternatives in members {
+            guard let ids = try indexedIDs(meetingAnyOf: alternatives, schema: schema, as: R.self) else { continue }
+            if ids.isEmpty { return IntersectedCandidates(comparison: .init(narrowed), qualifiedID: schema.qualifiedID, ids: []) }
+            lists.append(ids)
+        }
+        guard lists.count >= 2 else { return nil }
+        lists.sort { $0.count < $1.count }
+        var candidates = lists[0]
+        for list in lists.dropFirst() {
+            candidates = Self.intersection(of: candidates, and: list)
+            if candidates.isEmpty { break }
+        }
+        guard candidates.count <= Self.intersectionCandidateLimit else { return nil }
+        return IntersectedCandidates(comparison: .init(narrowed), qualifiedID: schema.qualifiedID, ids: candidates)
+    }
+
+    /// Whether `request` reads its intersected candidates (``intersectedCandidates(for:)``)
+    /// before the key ranges (``SQLiteKeyRangeIndex``) are tried: when a member lists rows by an
+    /// equality (a term that is a number, as a year or a price), which the key ranges, made of
+    /// names, cannot narrow, and the candidates are few enough. Where every member is a
+    /// `CONTAINS[cd]` the ranges require them all, and a common text fills its page from a
+    /// few ranges, without reading every id of each text.
+    @usableFromInline
+    func readsIntersectionFirst<R: Record>(_ request: FetchRequest<R>) throws -> Bool {
+        let members = request.predicate.requiredIndexableAlternatives(in: R.schema)
+        let listsEqualities = members.contains { alternatives in
+            alternatives.contains { if case .equality = $0 { true } else { false } }
+        }
+        guard members.count >= 2, listsEqualities else { return false }
+        return try intersectedCandidates(for: request) != nil
+    }
+
+    /// The ids, ascending and without repeats, of the rows meeting any of `alternatives`, read
+    /// from indexes; nil when one of them has no index, or more than
+    /// ``intersectionSourceLimit`` rows.
+    private func indexedIDs<R: Record>(
+        meetingAnyOf alternatives: [FetchPredicate.IndexableCondition], schema: RecordSchema, as type: R.Type
+    ) throws -> [Int64]? {
+        var ids: [Int64] = []
+        for alternative in alternatives {
+            let limit = Int64(Self.intersectionSourceLimit + 1)
+            let found: [Int64]
+            switch alternative {
+            case .keyContains(let keyColumn, let needle):
+                guard let index = SQLiteTrigramIndex.index(forQualifiedKey: keyColumn, in: schema),
+                      let pattern = SQLiteTrigramIndex.matchPattern(for: needle),
+                      try hasTable(index.table)
+                else { return nil }
+                found = try fetchAll(
+                    "SELECT rowid FROM \(index.table) WHERE \(index.table) MATCH ? LIMIT ?", [pattern, limit]
+                ) { $0.statement.int64(at: 0) }
+            case .equality(let column, let predicate):
+                guard try hasIndex(leadingWith: column, in: schema) else { return nil }
+                let lookup = FetchRequest<R>(predicate: predicate, sortDescriptors: [], fetchLimit: Int(limit))
+                let sql = try lookup.select(schema.qualifiedID, in: SQLiteDialect())
+                found = try fetchAll(sql.sql, StatementArguments(sql.arguments)) { $0.statement.int64(at: 0) }
+            }
+            guard found.count <= Self.intersectionSourceLimit, ids.count + found.count <= Self.intersectionSourceLimit
+            else { return nil }
+            ids.append(contentsOf: found)
+        }
+        ids.sort()
+        var unique: [Int64] = []
+        unique.reserveCapacity(ids.count)
+        for id in ids where id != unique.last { unique.append(id) }
+        return unique
+    }
+
+    /// The ids in both ascending lists.
+    static func intersection(of first: [Int64], and second: [Int64]) -> [Int64] {
+        var result: [Int64] = []
+        var i = 0
+        var j = 0
+        while i < first.count, j < second.count {
+            if first[i] < second[j] {
+                i += 1
+            } else if first[i] > second[j] {
+                j += 1
+            } else {
+                result.append(first[i])
+                i += 1
+                j += 1
+            }
+        }
+        return result
+    }
+
+    /// Whether an index of the table begins with the qualified `column` (`product.year`), so
+    /// an equality reads its ids from it (remembered until the schema changes).
+    private func hasIndex(leadingWith column: String, in schema: RecordSchema) throws -> Bool {
+        let prefix = schema.table + "."
+        guard column.hasPrefix(prefix) else { return false }
+        let name = String(column.dropFirst(prefix.count))
+        return try remembered("index leading with \(column)") {
+            try scalar(
+                """
+                SELECT 1 FROM pragma_index_list(?) AS list JOIN pragma_index_info(list.name) AS info
+                WHERE info.seqno = 0 AND info.name = ? AND list.partial = 0
+                """, [schema.table, name]) as Int? != nil
+        }
+    }
+}
+
+extension SQLiteDialect.TrigramLookup {
+    /// The comparison of a folded key column and text.
+    init(_ comparison: (keyColumn: String, needle: String)) {
+        self.init(expression: comparison.keyColumn, needle: comparison.needle)
+    }
+}
