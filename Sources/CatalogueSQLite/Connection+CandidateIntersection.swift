@@ -65,15 +65,19 @@ extension Connection {
         }
     }
 
-    /// The intersection of the ids of `members`, each the ids of any of its alternatives.
+    /// The intersection of the ids of `members`, each the ids of any of its alternatives. The
+    /// members whose every alternative has an index are found first, so nothing is read unless
+    /// two or more have.
     private func intersectCandidates<R: Record>(
         of members: [[FetchPredicate.IndexableCondition]], narrowing narrowed: (keyColumn: String, needle: String),
         as type: R.Type
     ) throws -> IntersectedCandidates? {
         let schema = R.schema
+        let listed = try members.compactMap { try idSources(for: $0, as: R.self) }
+        guard listed.count >= 2 else { return nil }
         var lists: [[Int64]] = []
-        for alternatives in members {
-            guard let ids = try indexedIDs(meetingAnyOf: alternatives, schema: schema, as: R.self) else { continue }
+        for sources in listed {
+            guard let ids = try readIDs(from: sources) else { continue }
             if ids.isEmpty { return IntersectedCandidates(comparison: .init(narrowed), qualifiedID: schema.qualifiedID, ids: []) }
             lists.append(ids)
         }
@@ -104,40 +108,75 @@ extension Connection {
         return try intersectedCandidates(for: request) != nil
     }
 
-    /// The ids, ascending and without repeats, of the rows meeting any of `alternatives`, read
-    /// from indexes; nil when one of them has no index, or more than
-    /// ``intersectionSourceLimit`` rows.
-    private func indexedIDs<R: Record>(
-        meetingAnyOf alternatives: [FetchPredicate.IndexableCondition], schema: RecordSchema, as type: R.Type
-    ) throws -> [Int64]? {
-        var ids: [Int64] = []
+    /// The statements listing the ids of the rows meeting each of `alternatives`, each reading
+    /// an index and stopping after ``intersectionSourceLimit`` ids; nil when one has no index.
+    private func idSources<R: Record>(
+        for alternatives: [FetchPredicate.IndexableCondition], as type: R.Type
+    ) throws -> [SQLFragment]? {
+        let schema = R.schema
+        let limit = DatabaseValue.integer(Int64(Self.intersectionSourceLimit + 1))
+        var sources: [SQLFragment] = []
         for alternative in alternatives {
-            let limit = Int64(Self.intersectionSourceLimit + 1)
-            let found: [Int64]
             switch alternative {
             case .keyContains(let keyColumn, let needle):
                 guard let index = SQLiteTrigramIndex.index(forQualifiedKey: keyColumn, in: schema),
                       let pattern = SQLiteTrigramIndex.matchPattern(for: needle),
                       try hasTable(index.table)
                 else { return nil }
-                found = try fetchAll(
-                    "SELECT rowid FROM \(index.table) WHERE \(index.table) MATCH ? LIMIT ?", [pattern, limit]
-                ) { $0.statement.int64(at: 0) }
+                sources.append(SQLFragment(
+                    "SELECT rowid FROM \(index.table) WHERE \(index.table) MATCH ? LIMIT ?", [.text(pattern), limit]))
             case .equality(let column, let predicate):
                 guard try hasIndex(leadingWith: column, in: schema) else { return nil }
-                let lookup = FetchRequest<R>(predicate: predicate, sortDescriptors: [], fetchLimit: Int(limit))
-                let sql = try lookup.select(schema.qualifiedID, in: SQLiteDialect())
-                found = try fetchAll(sql.sql, StatementArguments(sql.arguments)) { $0.statement.int64(at: 0) }
+                let lookup = FetchRequest<R>(predicate: predicate, sortDescriptors: [], fetchLimit: Self.intersectionSourceLimit + 1)
+                sources.append(try lookup.select(schema.qualifiedID, in: SQLiteDialect()))
             }
-            guard found.count <= Self.intersectionSourceLimit, ids.count + found.count <= Self.intersectionSourceLimit
-            else { return nil }
-            ids.append(contentsOf: found)
         }
-        ids.sort()
-        var unique: [Int64] = []
-        unique.reserveCapacity(ids.count)
-        for id in ids where id != unique.last { unique.append(id) }
-        return unique
+        return sources
+    }
+
+    /// The ids `sources` list, ascending and without repeats; nil when they are more than
+    /// ``intersectionSourceLimit``. A trigram index and a one-column index list their ids
+    /// ascending, so the lists are merged; a list that is not ascending is sorted first.
+    private func readIDs(from sources: [SQLFragment]) throws -> [Int64]? {
+        var lists: [[Int64]] = []
+        var total = 0
+        for source in sources {
+            var ids: [Int64] = []
+            var ascending = true
+            try forEachRow(source.sql, StatementArguments(source.arguments)) {
+                let id = $0.statement.int64(at: 0)
+                if let last = ids.last, last >= id { ascending = false }
+                ids.append(id)
+            }
+            total += ids.count
+            guard total <= Self.intersectionSourceLimit else { return nil }
+            if !ascending {
+                ids.sort()
+                ids = Self.union(of: ids, and: [])
+            }
+            lists.append(ids)
+        }
+        return lists.reduce([]) { Self.union(of: $0, and: $1) }
+    }
+
+    /// The ids in either ascending list (without repeats), ascending.
+    static func union(of first: [Int64], and second: [Int64]) -> [Int64] {
+        var result: [Int64] = []
+        result.reserveCapacity(first.count + second.count)
+        var i = 0
+        var j = 0
+        while i < first.count || j < second.count {
+            let next: Int64
+            if j == second.count || (i < first.count && first[i] <= second[j]) {
+                next = first[i]
+                i += 1
+            } else {
+                next = second[j]
+                j += 1
+            }
+            if next != result.last { result.append(next) }
+        }
+        return result
     }
 
     /// The ids in both ascending lists.

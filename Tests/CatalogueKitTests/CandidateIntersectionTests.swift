@@ -151,10 +151,13 @@ struct CandidateIntersectionTests {
         #expect(planned.count == many)
     }
 
-    @Test("The ids of two ascending lists")
+    @Test("The ids in both, and in either, of two ascending lists")
     func intersectionOfLists() {
         #expect(Connection.intersection(of: [1, 3, 5, 7, 9], and: [2, 3, 4, 9, 10]) == [3, 9])
         #expect(Connection.intersection(of: [], and: [1]) == [])
         #expect(Connection.intersection(of: [1, 2], and: [3, 4]) == [])
+        #expect(Connection.union(of: [1, 3, 3, 9], and: [2, 3, 10]) == [1, 2, 3, 9, 10])
+        #expect(Connection.union(of: [], and: [4, 4]) == [4])
+        #expect(Connection.union(of: [5], and: []) == [5])
     }
 }
