@@ -25,6 +25,9 @@ extension Connection {
     /// The most candidates an intersection hands on: beyond, the trigram index's candidates or
     /// the ordered scan serve as well (``SQLiteTrigramIndex/pageCandidateLimit``).
     static let intersectionCandidateLimit = 20_000
+    /// The most members whose ids are read: a search of many terms intersects its first few,
+    /// which narrow it enough, rather than read a list for each.
+    static let intersectionMemberLimit = 4
 
     /// The rows that can match `request`, found by intersecting its indexed conditions, when
     /// at least two of them narrow it; nil otherwise, and the request is planned as before.
@@ -41,8 +44,8 @@ extension Connection {
     /// The terms mode's `lamp 2001` at 1,000,000 products: 22,260 rows hold the trigrams of
     /// "lamp", 21,868 were made in 2001, 321 hold "2001" and 6 cost 2001; 477 rows lie in both,
     /// and only those are read, where the trigram index alone had every row of "lamp" read.
-    /// The result is remembered on the connection until the database changes, so a search's
-    /// page and count read the indexes once.
+    /// The last request's result is kept on the connection until the database changes, so a
+    /// search's page and count read the indexes once.
     ///
     /// ```swift
     /// let request = CatalogueSearch.products(matching: "lamp 2001", mode: .terms)
@@ -59,21 +62,28 @@ extension Connection {
         guard let narrowed = predicate.requiredKeyContainsComparisons(in: schema).first(where: { required in
             everyContains.filter { $0.keyColumn == required.keyColumn && $0.needle == required.needle }.count == 1
         }) else { return nil }
-        // A search reads its page and then its count on one connection: the ids are read once.
-        return try remembered("intersected candidates \(String(reflecting: predicate))") {
-            try intersectCandidates(of: members, narrowing: narrowed, as: R.self)
-        }
+        // A search reads its page and then its count on one connection: the ids are read once,
+        // and only the last predicate's are kept (a slot that forgets when the database changes).
+        let slot = try remembered("intersected candidates") { IntersectionSlot() }
+        let key = String(reflecting: predicate)
+        if let last = slot.last, last.predicate == key { return last.candidates }
+        let candidates = try intersectCandidates(of: members, narrowing: narrowed, as: R.self)
+        slot.last = (key, candidates)
+        return candidates
     }
 
     /// The intersection of the ids of `members`, each the ids of any of its alternatives. The
-    /// members whose every alternative has an index are found first, so nothing is read unless
-    /// two or more have.
+    /// members whose every alternative has an index are found first (at most
+    /// ``intersectionMemberLimit``), so nothing is read unless two or more have.
     private func intersectCandidates<R: Record>(
         of members: [[FetchPredicate.IndexableCondition]], narrowing narrowed: (keyColumn: String, needle: String),
         as type: R.Type
     ) throws -> IntersectedCandidates? {
         let schema = R.schema
-        let listed = try members.compactMap { try idSources(for: $0, as: R.self) }
+        var listed: [[SQLFragment]] = []
+        for alternatives in members where listed.count < Self.intersectionMemberLimit {
+            if let sources = try idSources(for: alternatives, as: R.self) { listed.append(sources) }
+        }
         guard listed.count >= 2 else { return nil }
         var lists: [[Int64]] = []
         for sources in listed {
@@ -198,8 +208,9 @@ extension Connection {
         return result
     }
 
-    /// Whether an index of the table begins with the qualified `column` (`product.year`), so
-    /// an equality reads its ids from it (remembered until the schema changes).
+    /// Whether an index of the table begins with the qualified `column` (`product.year`) in
+    /// the binary collation an equality compares with, so the equality reads its ids from it
+    /// (remembered until the database changes).
     private func hasIndex(leadingWith column: String, in schema: RecordSchema) throws -> Bool {
         let prefix = schema.table + "."
         guard column.hasPrefix(prefix) else { return false }
@@ -207,11 +218,18 @@ extension Connection {
         return try remembered("index leading with \(column)") {
             try scalar(
                 """
-                SELECT 1 FROM pragma_index_list(?) AS list JOIN pragma_index_info(list.name) AS info
-                WHERE info.seqno = 0 AND info.name = ? AND list.partial = 0
+                SELECT 1 FROM pragma_index_list(?) AS list JOIN pragma_index_xinfo(list.name) AS info
+                WHERE info.seqno = 0 AND info.name = ? AND info.coll = 'BINARY' AND list.partial = 0
                 """, [schema.table, name]) as Int? != nil
         }
     }
+}
+
+/// The candidates of the last predicate intersected on a connection (its reflection, exact for
+/// every value), kept until the database changes: one slot, so a connection never holds more
+/// than one list of ids.
+private final class IntersectionSlot {
+    var last: (predicate: String, candidates: IntersectedCandidates?)?
 }
 
 extension SQLiteDialect.TrigramLookup {

@@ -104,6 +104,13 @@ struct CandidateIntersectionTests {
         let results = try catalogue.search(request, limit: 2, count: .capped(at: 1_000))
         #expect(results.records.map(\.name) == ["Desk lamp", "Floor lamp"])
         #expect(results.shownSummary == "2 of 3 shown")
+        // The ids kept for the page and count are forgotten when the data changes.
+        try catalogue.write { db in
+            _ = try db.insert(Product(name: "Bedside lamp", type: "light", year: 2001))
+            try db.update(Product(id: 2, name: "Lamp 1990", type: "light", year: 1990))
+        }
+        #expect(try catalogue.fetch(request).map(\.name) == ["Bedside lamp", "Desk lamp", "Floor lamp"])
+        #expect(try catalogue.search(request, limit: 2, count: .capped(at: 1_000)).shownSummary == "2 of 3 shown")
     }
 
     @Test("No intersection where it would not hold or not help")
@@ -128,10 +135,35 @@ struct CandidateIntersectionTests {
             #expect(!intersected, "\(label)")
             #expect(planned == scanned, "\(label)")
         }
+        // An index on type makes its equality a list, but only in the collation `=` compares with.
+        let typed = FetchRequest<Product>(predicate: lamp && .equals("type", "light"), sortDescriptors: FetchSortDescriptor.byName)
+        try catalogue.database.write { db in try db.execute("CREATE INDEX product_by_type_nocase ON product (type COLLATE NOCASE)") }
+        #expect(try !Self.outcomes(typed, in: catalogue).intersected, "an index in another collation")
+        try catalogue.database.write { db in try db.execute("CREATE INDEX product_by_type ON product (type)") }
+        let (planned, scanned, intersected) = try Self.outcomes(typed, in: catalogue)
+        #expect(intersected, "an index in the binary collation")
+        #expect(planned == scanned)
+        #expect(planned.count == 21)
         // Both lists found, but the narrowing needs a required CONTAINS written once.
         let twice = FetchRequest<Product>(
             predicate: lamp && .equals("year", 2001) && (lamp || .equals("price", 1.0)), sortDescriptors: FetchSortDescriptor.byName)
         #expect(try catalogue.database.read { db in try db.intersectedCandidates(for: twice) } == nil)
+    }
+
+    @Test("A search of many terms reads the lists of its first four, and its rows stay the scan's")
+    func manyTerms() throws {
+        let catalogue = try emptyCatalogue()
+        try catalogue.write { db in
+            for year in 1990...2010 {
+                _ = try db.insert(Product(name: "desk lamp shade \(year) kettle mug", type: "light", year: year, price: Double(year)))
+            }
+        }
+        let request = CatalogueSearch.products(matching: "lamp 2001 shade desk kettle mug 2001.0", mode: .terms)
+        #expect(request.predicate.requiredIndexableAlternatives(in: Product.schema).count == 7)
+        let (planned, scanned, intersected) = try Self.outcomes(request, in: catalogue)
+        #expect(intersected)
+        #expect(planned == scanned)
+        #expect(planned.ids == [12])
     }
 
     @Test("Above the candidate limit the request is planned as before, with the same rows")
