@@ -65,10 +65,9 @@ extension Connection {
         // A search reads its page and then its count on one connection: the ids are read once,
         // and only the last predicate's are kept (a slot that forgets when the database changes).
         let slot = try remembered("intersected candidates") { IntersectionSlot() }
-        let key = String(reflecting: predicate)
-        if let last = slot.last, last.predicate == key { return last.candidates }
+        if let last = slot.last, last.table == schema.table, last.predicate == predicate { return last.candidates }
         let candidates = try intersectCandidates(of: members, narrowing: narrowed, as: R.self)
-        slot.last = (key, candidates)
+        slot.last = (schema.table, predicate, candidates)
         return candidates
     }
 
@@ -225,11 +224,10 @@ extension Connection {
     }
 }
 
-/// The candidates of the last predicate intersected on a connection (its reflection, exact for
-/// every value), kept until the database changes: one slot, so a connection never holds more
-/// than one list of ids.
+/// The candidates of the last predicate intersected on a connection, and its table, kept until
+/// the database changes: one slot, so a connection never holds more than one list of ids.
 private final class IntersectionSlot {
-    var last: (predicate: String, candidates: IntersectedCandidates?)?
+    var last: (table: String, predicate: FetchPredicate, candidates: IntersectedCandidates?)?
 }
 
 extension SQLiteDialect.TrigramLookup {
