@@ -58,9 +58,12 @@ extension Connection {
         guard members.count >= 2 else { return nil }
         // The comparison to narrow: required, and written once (the narrowing would not hold
         // for a second occurrence under NOT or beside alternatives).
-        let everyContains = predicate.keyContainsComparisons(in: schema)
-        guard let narrowed = predicate.requiredKeyContainsComparisons(in: schema).first(where: { required in
-            everyContains.filter { $0.keyColumn == required.keyColumn && $0.needle == required.needle }.count == 1
+        var occurrences: [SQLiteDialect.TrigramLookup: Int] = [:]
+        for comparison in predicate.keyContainsComparisons(in: schema) {
+            occurrences[.init(comparison), default: 0] += 1
+        }
+        guard let narrowed = predicate.requiredKeyContainsComparisons(in: schema).first(where: {
+            occurrences[.init($0)] == 1
         }) else { return nil }
         // A search reads its page and then its count on one connection: the ids are read once,
         // and only the last predicate's are kept (a slot that forgets when the database changes).
