@@ -1,4 +1,5 @@
 import CatalogueCore
+import Foundation
 import SQLiteStore
 
 /// The ids of the rows that can match a request, found in its indexes before any row is read,
@@ -37,9 +38,9 @@ extension Connection {
     /// alternatives: a `CONTAINS[cd]` of three or more characters from the key's trigram index,
     /// an equality from an index that leads with its column (`product_by_year`). The lists of a
     /// member are joined, the members intersected. Every match of the request lies in the
-    /// result, which narrows a required `CONTAINS[cd]` of the predicate, one that appears only
-    /// once in it; the rows are then read by id and checked against the whole predicate, so the
-    /// result and its order are the request's own.
+    /// result, which narrows a required `CONTAINS[cd]` of the predicate; the rows are then read
+    /// by id and checked against the whole predicate, so the result and its order are the
+    /// request's own.
     ///
     /// The terms mode's `lamp 2001` at 1,000,000 products: 22,260 rows hold the trigrams of
     /// "lamp", 21,868 were made in 2001, 321 hold "2001" and 6 cost 2001; 477 rows lie in both,
@@ -56,21 +57,19 @@ extension Connection {
         let predicate = request.predicate
         let members = predicate.requiredIndexableAlternatives(in: schema)
         guard members.count >= 2 else { return nil }
-        // The comparison to narrow: required, and written once (the narrowing would not hold
-        // for a second occurrence under NOT or beside alternatives).
-        var occurrences: [SQLiteDialect.TrigramLookup: Int] = [:]
-        for comparison in predicate.keyContainsComparisons(in: schema) {
-            occurrences[.init(comparison), default: 0] += 1
-        }
-        guard let narrowed = predicate.requiredKeyContainsComparisons(in: schema).first(where: {
-            occurrences[.init($0)] == 1
-        }) else { return nil }
+        // The comparison to narrow: a required one, so that SQLite reads the rows by id. The
+        // dialect narrows every place it is written, which changes no result: a row outside
+        // the candidates fails a listed member, and narrowing only makes a comparison false
+        // where it was true, so the member (an OR of comparisons) still fails; a row among
+        // them compares as before.
+        guard let narrowed = predicate.requiredKeyContainsComparisons(in: schema).first else { return nil }
         // A search reads its page and then its count on one connection: the ids are read once,
         // and only the last predicate's are kept (a slot that forgets when the database changes).
         let slot = try remembered("intersected candidates") { IntersectionSlot() }
-        if let last = slot.last, last.table == schema.table, last.predicate == predicate { return last.candidates }
+        let key = IntersectionSlot.key(table: schema.table, members: members, narrowed: narrowed)
+        if let last = slot.last, last.key == key { return last.candidates }
         let candidates = try intersectCandidates(of: members, narrowing: narrowed, as: R.self)
-        slot.last = (schema.table, predicate, candidates)
+        slot.last = (key, candidates)
         return candidates
     }
 
@@ -227,10 +226,52 @@ extension Connection {
     }
 }
 
-/// The candidates of the last predicate intersected on a connection, and its table, kept until
-/// the database changes: one slot, so a connection never holds more than one list of ids.
+/// The candidates last intersected on a connection, kept until the database changes: one slot,
+/// so a connection never holds more than one list of ids.
+///
+/// Keyed by text that spells out everything the candidates depend on (the table, each member's
+/// conditions and values, the narrowed comparison), each part with its length, so two keys are
+/// equal only for the same lists. Not by the predicate itself: LeakSanitizer cannot follow a
+/// `FetchPredicate` kept in an object (its boxes' pointers carry the case in their spare bits),
+/// and reports every one a connection still holds at exit.
 private final class IntersectionSlot {
-    var last: (table: String, predicate: FetchPredicate, candidates: IntersectedCandidates?)?
+    var last: (key: String, candidates: IntersectedCandidates?)?
+
+    static func key(
+        table: String, members: [[FetchPredicate.IndexableCondition]], narrowed: (keyColumn: String, needle: String)
+    ) -> String {
+        var key = ""
+        func append(_ part: String) {
+            key += "\(part.utf8.count):\(part);"
+        }
+        append(table)
+        append(narrowed.keyColumn)
+        append(narrowed.needle)
+        for alternatives in members {
+            key += "("
+            for condition in alternatives {
+                switch condition {
+                case .keyContains(let keyColumn, let needle):
+                    key += "c"
+                    append(keyColumn)
+                    append(needle)
+                case .equality(let column, let predicate):
+                    key += "e"
+                    append(column)
+                    guard case .comparison(_, _, let value, _) = predicate else { continue }
+                    switch value {
+                    case .null: key += "n"
+                    case .integer(let integer): append("i\(integer)")
+                    case .real(let real): append("r\(real.bitPattern)")
+                    case .text(let text): append("t" + text)
+                    case .blob(let blob): append("b" + blob.map { String($0, radix: 16) }.joined(separator: "."))
+                    }
+                }
+            }
+            key += ")"
+        }
+        return key
+    }
 }
 
 extension SQLiteDialect.TrigramLookup {
