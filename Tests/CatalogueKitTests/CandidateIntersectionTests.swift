@@ -187,7 +187,7 @@ struct CandidateIntersectionTests {
         #expect(counts == [0, 1, 2, 21, 1])
     }
 
-    @Test("A search of many terms reads the lists of its first four, and its rows stay the scan's")
+    @Test("A search of seven indexed terms is intersected, and its rows stay the scan's")
     func manyTerms() throws {
         let catalogue = try emptyCatalogue()
         try catalogue.write { db in
