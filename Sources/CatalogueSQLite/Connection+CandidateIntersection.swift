@@ -55,6 +55,7 @@ extension Connection {
     func intersectedCandidates<R: Record>(for request: FetchRequest<R>) throws -> IntersectedCandidates? {
         let schema = R.schema
         let predicate = request.predicate
+        guard Self.mayIntersect(predicate) else { return nil }
         let members = predicate.requiredIndexableAlternatives(in: schema)
         guard members.count >= 2 else { return nil }
         // The comparison to narrow: a required one, so that SQLite reads the rows by id. The
@@ -111,12 +112,20 @@ extension Connection {
     /// few ranges, without reading every id of each text.
     @usableFromInline
     func readsIntersectionFirst<R: Record>(_ request: FetchRequest<R>) throws -> Bool {
+        guard Self.mayIntersect(request.predicate) else { return false }
         let members = request.predicate.requiredIndexableAlternatives(in: R.schema)
         let listsEqualities = members.contains { alternatives in
             alternatives.contains { if case .equality = $0 { true } else { false } }
         }
         guard members.count >= 2, listsEqualities else { return false }
         return try intersectedCandidates(for: request) != nil
+    }
+
+    /// Whether `predicate` is an AND of two or more members, the only shape that can have two
+    /// indexed members: checked first, so that the request of every other keystroke (a prefix,
+    /// a CONTAINS, a words search) allocates nothing here.
+    private static func mayIntersect(_ predicate: FetchPredicate) -> Bool {
+        if case .and(let members) = predicate { members.count >= 2 } else { false }
     }
 
     /// The statements listing the ids of the rows meeting each of `alternatives`, each reading

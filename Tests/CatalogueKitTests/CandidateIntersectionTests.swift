@@ -47,6 +47,17 @@ struct CandidateIntersectionTests {
         return catalogue
     }
 
+    /// A new catalogue with `products(year)` for each year from 1990 to 2010.
+    static func catalogue(eachYear products: (Int) -> [Product]) throws -> Catalogue {
+        let catalogue = try emptyCatalogue()
+        try catalogue.write { db in
+            for year in 1990...2010 {
+                for product in products(year) { _ = try db.insert(product) }
+            }
+        }
+        return catalogue
+    }
+
     @Test("Random terms searches: the planned rows and counts equal the scan's, and two indexed terms read an intersection")
     func plannedEqualsScan() throws {
         let seed = SearchPropertyTests.seed ^ 0x1A7E_5EC7
@@ -83,10 +94,7 @@ struct CandidateIntersectionTests {
 
     @Test("Two terms that fold to the same text (lamp Lamp) narrow that comparison in both places")
     func termsFoldingAlike() throws {
-        let catalogue = try emptyCatalogue()
-        try catalogue.write { db in
-            for year in 1990...2010 { _ = try db.insert(Product(name: "Lamp \(year)", type: "light", year: year)) }
-        }
+        let catalogue = try Self.catalogue { [Product(name: "Lamp \($0)", type: "light", year: $0)] }
         for text in ["lamp Lamp", "lamp LAMP 2001", "lampe Lampe"] {
             let request = CatalogueSearch.products(matching: text, mode: .terms)
             let (planned, scanned, intersected) = try Self.outcomes(request, in: catalogue)
@@ -127,10 +135,7 @@ struct CandidateIntersectionTests {
 
     @Test("No intersection where it would not hold or not help")
     func notIntersected() throws {
-        let catalogue = try emptyCatalogue()
-        try catalogue.write { db in
-            for year in 1990...2010 { _ = try db.insert(Product(name: "lamp \(year) shade", type: "light", year: year, price: Double(year))) }
-        }
+        let catalogue = try Self.catalogue { [Product(name: "lamp \($0) shade", type: "light", year: $0, price: Double($0))] }
         let cd = ComparisonOptions.caseAndDiacriticInsensitive
         let lamp = FetchPredicate.contains("name", "lamp", options: cd)
         let cases: [(String, FetchPredicate)] = [
@@ -159,13 +164,10 @@ struct CandidateIntersectionTests {
 
     @Test("The narrowed comparison written again, under NOT and beside alternatives: narrowed everywhere, the rows stay the scan's")
     func narrowedTwice() throws {
-        let catalogue = try emptyCatalogue()
-        try catalogue.write { db in
-            for year in 1990...2010 {
-                _ = try db.insert(Product(name: "lamp \(year) shade", type: "light", year: year, price: Double(year)))
-                _ = try db.insert(Product(name: "desk \(year)", type: "desk", year: year, price: 1))
-            }
-        }
+        let catalogue = try Self.catalogue { year in [
+            Product(name: "lamp \(year) shade", type: "light", year: year, price: Double(year)),
+            Product(name: "desk \(year)", type: "desk", year: year, price: 1),
+        ] }
         let cd = ComparisonOptions.caseAndDiacriticInsensitive
         let lamp = FetchPredicate.contains("name", "lamp", options: cd)
         let shade = FetchPredicate.contains("name", "shade", options: cd)
@@ -189,11 +191,8 @@ struct CandidateIntersectionTests {
 
     @Test("A search of seven indexed terms is intersected, and its rows stay the scan's")
     func manyTerms() throws {
-        let catalogue = try emptyCatalogue()
-        try catalogue.write { db in
-            for year in 1990...2010 {
-                _ = try db.insert(Product(name: "desk lamp shade \(year) kettle mug", type: "light", year: year, price: Double(year)))
-            }
+        let catalogue = try Self.catalogue {
+            [Product(name: "desk lamp shade \($0) kettle mug", type: "light", year: $0, price: Double($0))]
         }
         let request = CatalogueSearch.products(matching: "lamp 2001 shade desk kettle mug 2001.0", mode: .terms)
         #expect(request.predicate.requiredIndexableAlternatives(in: Product.schema).count == 7)
