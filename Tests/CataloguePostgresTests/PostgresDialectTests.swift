@@ -44,6 +44,29 @@ struct PostgresDialectTests {
         #expect(like.arguments == [.text("iP"), .text("iQ"), .text("iP_d%\\%")])
     }
 
+    @Test("CONTAINS of one or two characters on the product name's key: strpos, and the short substring index's condition")
+    func shortContains() throws {
+        let short = "SELECT count(*) FROM product WHERE (strpos(product.name_key, $1) > 0 "
+            + "AND catalogue_short_substrings(product.name_key) @> ARRAY[$2]::text[])"
+        for (text, folded) in [("Mo", "mo"), ("É", "e"), ("%_", "%_"), ("\\", "\\")] {
+            let count = try FetchRequest<Product>(predicate: .contains("name", text, options: .caseAndDiacriticInsensitive))
+                .countSQL(in: dialect)
+            #expect(count.sql == short, "\(text)")
+            #expect(count.arguments == [.text(folded), .text(folded)], "\(text)")
+        }
+        // Three characters: the trigram index's LIKE. Another column, or no key: LIKE.
+        let three = try FetchRequest<Product>(predicate: .contains("name", "mug", options: .caseAndDiacriticInsensitive)).countSQL(in: dialect)
+        #expect(three.sql == "SELECT count(*) FROM product WHERE product.name_key LIKE $1 ESCAPE '\\'")
+        let unkeyed = try FetchRequest<Product>(predicate: .contains("name", "Mo")).countSQL(in: dialect)
+        #expect(unkeyed.sql == "SELECT count(*) FROM product WHERE product.name LIKE $1 ESCAPE '\\'")
+        let capital = try FetchRequest<Country>(predicate: .contains("capital", "ot", options: .caseAndDiacriticInsensitive))
+            .countSQL(in: dialect)
+        #expect(capital.sql == "SELECT count(*) FROM country WHERE country.capital_key LIKE $1 ESCAPE '\\'")
+        // U+0000 still matches nothing, unsent.
+        let nul = try FetchRequest<Product>(predicate: .contains("name", "a\u{0}", options: .caseAndDiacriticInsensitive)).countSQL(in: dialect)
+        #expect(nul.arguments.isEmpty, "\(nul.sql)")
+    }
+
     @Test("Words: a tsquery built in SQL from the folded words bound as one text, ranked in tiers (ts_rank alone)")
     func fullText() throws {
         let select = try CatalogueSearch.countries(matching: "Côte D'IV", mode: .words).selectSQL(in: dialect)
@@ -109,14 +132,21 @@ struct PostgresDialectTests {
             .integer(Int64(OrderedReadBound.limit - 1)), .text("%creme%"), .integer(60),
             .integer(Int64(OrderedReadBound.limit - 1)), .text("%creme%"), .integer(60), .integer(50), .integer(10),
         ])
-        // Not split: two letters (no trigram), every match (no limit), another order, a count.
-        var short = CatalogueSearch.products(matching: "cr", mode: .contains)
-        short.fetchLimit = 50
+        // Split too: one or two letters (the short substring index lists the matches beyond).
+        #expect(dialect.shortestSplitContainsText == 1)
+        for text in ["c", "cr"] {
+            var short = CatalogueSearch.products(matching: text, mode: .contains)
+            short.fetchLimit = 50
+            let sql = try short.selectSQL(in: dialect).sql
+            #expect(sql.contains("AS catalogue_within UNION ALL") && sql.components(separatedBy: "catalogue_short_substrings(").count == 3,
+                    "\(sql)")
+        }
+        // Not split: every match (no limit), another order, a count.
         var every = request
         every.fetchLimit = nil
         var byPrice = request
         byPrice.sortDescriptors = [FetchSortDescriptor("price")]
-        for plain in [short, every, byPrice] {
+        for plain in [every, byPrice] {
             let sql = try plain.selectSQL(in: dialect).sql
             #expect(sql.hasPrefix("SELECT product.id") && !sql.contains("catalogue_"), "\(sql)")
         }

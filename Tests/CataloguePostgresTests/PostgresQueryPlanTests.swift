@@ -143,6 +143,52 @@ struct PostgresQueryPlanTests {
         }
     }
 
+    @Test("A CONTAINS of one or two characters: its matches beyond the first keys, and its count, read the short substring index")
+    func shortContainsThroughTheirIndex() throws {
+        let catalogue = try Self.catalogue.get()
+        // `zi`: only in the 200 Zircon rows, after the first 20,000 keys.
+        let rarePlan = try customPlan(Self.contains("zi"), analyze: true)
+        #expect(rarePlan.contains { $0.contains("Bitmap Index Scan on product_name_key_short_substrings") && !$0.contains("never executed") },
+                "\(rarePlan.joined(separator: "\n"))")
+        #expect(!rarePlan.contains { $0.contains("_trigrams") }, "\(rarePlan.joined(separator: "\n"))")
+        let count = try FetchRequest<Product>(predicate: CatalogueSearch.products(matching: "zi", mode: .contains).predicate)
+            .countSQL(in: PostgresDialect(), stoppingAfter: 1_000)
+        let countPlan = try catalogue.read { db in
+            var lines: [String] = []
+            try db.forEachRow(SQLFragment("EXPLAIN " + count.sql, count.arguments)) { lines.append(try $0.decodeText(at: 0)) }
+            return lines
+        }
+        #expect(countPlan.contains { $0.contains("Bitmap Index Scan on product_name_key_short_substrings") },
+                "\(countPlan.joined(separator: "\n"))")
+        #expect(try catalogue.fetchCount(CatalogueSearch.products(matching: "zi", mode: .contains)) == 200)
+        // `m`: the ordered read fills the page; the part beyond never runs.
+        let commonPlan = try customPlan(Self.contains("m"), analyze: true)
+        #expect(commonPlan.contains { $0.contains("CTE Scan on catalogue_matches") && $0.contains("never executed") },
+                "\(commonPlan.joined(separator: "\n"))")
+        // Each page is the slice of every match in display order, and every match is what the
+        // text's LIKE finds.
+        for text in ["zi", "m", "z", "É", "19", "q", "%"] {
+            var every = Self.contains(text)
+            every.fetchLimit = nil
+            let all = try catalogue.fetch(every).map(\.id)
+            let folded = Folding.fold(text)
+            let like = try catalogue.read { db in
+                var ids: [Int64?] = []
+                try db.forEachRow(SQLFragment(
+                    "SELECT id FROM product WHERE strpos(name_key, $1) > 0 ORDER BY name_key, name, id", [.text(folded)])) {
+                    ids.append(try $0.decodeInteger(at: 0))
+                }
+                return ids
+            }
+            #expect(all.count == like.count && all == like, "\(text): \(all.count) rows, strpos finds \(like.count)")
+            for offset in [0, 30, 170] {
+                var page = Self.contains(text)
+                page.fetchOffset = offset
+                #expect(try catalogue.fetch(page).map(\.id) == Array(all.dropFirst(offset).prefix(50)), "\(text) at \(offset)")
+            }
+        }
+    }
+
     /// The 50-row page of products whose folded name contains `text`.
     static func contains(_ text: String) -> FetchRequest<Product> {
         var request = CatalogueSearch.products(matching: text, mode: .contains)

@@ -124,6 +124,37 @@ struct SearchIndexTests {
             == "lamp\nlampe\nlantern\n")
     }
 
+    @Test("0005 lists each key's characters and pairs of characters, which the index serves, and finds what strpos finds")
+    func shortSubstrings() throws {
+        let database = try MigratedDatabase.make(
+            prefix: "short_substrings", more: ["0002_notify_backend.sql", "0003_trigram_indexes.sql", "0004_word_vocabulary.sql"])
+        try database.psql("""
+            INSERT INTO product (name, name_key, type, type_key) VALUES
+              ('Mug 1', 'mug 1', 't', 't'), ('Crème', 'creme', 't', 't'), ('100%_x', '100%_x', 't', 't'), ('Ω', 'ω', 't', 't');
+            """)
+        try MigratedDatabase.apply("0005_short_contains_index.sql", to: database)
+        #expect(try database.psql("SELECT catalogue_short_substrings('mug 1')") == "{m,u,g,\" \",1,mu,ug,\"g \",\" 1\"}\n")
+        #expect(try database.psql("SELECT catalogue_short_substrings('ω'), catalogue_short_substrings(''), catalogue_short_substrings(NULL) IS NULL")
+            == "{ω}|{}|t\n")
+        // Every text of one or two characters of the keys (and some in none): the index's rows
+        // are strpos's.
+        try database.psql("INSERT INTO product (name, name_key, type, type_key) SELECT 'N' || g, 'n' || g, 't', 't' FROM generate_series(1, 3000) g")
+        let mismatches = try database.psql("""
+            SET enable_seqscan = off;
+            WITH texts(t) AS (SELECT DISTINCT unnest(catalogue_short_substrings(name_key)) FROM product
+                              UNION VALUES ('zz'), ('q'), ('%'), ('_x'), ('\\'))
+            SELECT count(*) FROM texts
+            WHERE ARRAY(SELECT id FROM product WHERE catalogue_short_substrings(name_key) @> ARRAY[t] ORDER BY id)
+               <> ARRAY(SELECT id FROM product WHERE strpos(name_key, t) > 0 ORDER BY id);
+            """)
+        #expect(mismatches == "0\n")
+        let plan = try database.psql("""
+            SET enable_seqscan = off;
+            EXPLAIN (COSTS OFF) SELECT id FROM product WHERE catalogue_short_substrings(name_key) @> ARRAY['g ']::text[];
+            """)
+        #expect(plan.contains("Bitmap Index Scan on product_name_key_short_substrings"), "\(plan)")
+    }
+
     /// `%text%` with the LIKE wildcards and the escape character escaped.
     static func containsPattern(_ text: String) -> String {
         var pattern = "%"

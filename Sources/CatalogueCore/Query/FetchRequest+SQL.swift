@@ -299,7 +299,8 @@ extension FetchRequest {
 
     /// The qualified key a page of CONTAINS matches reads in two parts
     /// (``SQLDialect/splitsContainsPages``): the key of the first sort descriptor, ascending and
-    /// folded, which a required `CONTAINS[cd]` of three characters or more compares. Nil when
+    /// folded, which a required `CONTAINS[cd]` of at least ``SQLDialect/shortestSplitContainsText``
+    /// characters compares. Nil when
     /// the dialect does not split pages, or the request is not such a page.
     private func splitContainsKey(dialect: some SQLDialect) -> String? {
         let schema = R.schema
@@ -308,7 +309,7 @@ extension FetchRequest {
               first.options == .caseAndDiacriticInsensitive,
               let key = schema.keyColumn(for: column), let qualified = schema.qualifiedColumns[key],
               predicate.requiredKeyContainsComparisons(in: schema).contains(where: {
-                  $0.keyColumn == qualified && $0.needle.unicodeScalars.count >= 3
+                  $0.keyColumn == qualified && $0.needle.unicodeScalars.count >= dialect.shortestSplitContainsText
               })
         else { return nil }
         return qualified

@@ -99,12 +99,16 @@ public protocol SQLDialect: Sendable {
     /// an `ORDER BY CASE …` over every match. False by default.
     var ranksTiersByUnion: Bool { get }
     /// Whether a page of `CONTAINS[cd]` matches in key order (a request with a fetch limit,
-    /// sorted first by the key it compares, a text of three characters or more) is read in two
-    /// parts: the first ``OrderedReadBound/limit`` keys in order, where a common text fills its
-    /// page, then the matches beyond them, collected through the engine's substring index and
-    /// sorted (PostgreSQL, whose `pg_trgm` index finds them). False by default: SQLite reads its
-    /// key ranges instead.
+    /// sorted first by the key it compares, a text of at least ``shortestSplitContainsText``
+    /// characters) is read in two parts: the first ``OrderedReadBound/limit`` keys in order,
+    /// where a common text fills its page, then the matches beyond them, collected through the
+    /// engine's substring index and sorted (PostgreSQL, whose `pg_trgm` index finds them). False
+    /// by default: SQLite reads its key ranges instead.
     var splitsContainsPages: Bool { get }
+    /// The fewest characters of a `CONTAINS[cd]` text whose pages are split
+    /// (``splitsContainsPages``): 3 by default, the shortest text a trigram index finds; fewer
+    /// where the engine has an index for shorter texts too.
+    var shortestSplitContainsText: Int { get }
     /// The expression whose first character decides a record's section: the column itself
     /// where the engine reads the first character cheaply, else an expression for it.
     func sectionExpression(_ qualifiedColumn: String) -> String
@@ -149,6 +153,8 @@ extension SQLDialect {
     public var streamsMatchSource: Bool { false }
 
     public var splitsContainsPages: Bool { false }
+
+    public var shortestSplitContainsText: Int { 3 }
 
     public func orderTerm(_ expression: String, ascending: Bool, table: String, column: String) -> String {
         ascending ? expression : expression + " DESC"
