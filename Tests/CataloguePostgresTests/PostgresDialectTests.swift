@@ -140,6 +140,9 @@ struct PostgresDialectTests {
             let sql = try short.selectSQL(in: dialect).sql
             #expect(sql.contains("AS catalogue_within UNION ALL") && sql.components(separatedBy: "catalogue_short_substrings(").count == 3,
                     "\(sql)")
+            // The bound filters the materialized matches instead of joining their query.
+            #expect(sql.contains("MATERIALIZED (SELECT product.* FROM product WHERE ((strpos(product.name_key, "), "\(sql)")
+            #expect(sql.contains("FROM catalogue_matches AS product WHERE product.name_key > coalesce("), "\(sql)")
         }
         // Not split: every match (no limit), another order, a count.
         var every = request
