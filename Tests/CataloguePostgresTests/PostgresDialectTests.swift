@@ -62,6 +62,22 @@ struct PostgresDialectTests {
         let capital = try FetchRequest<Country>(predicate: .contains("capital", "ot", options: .caseAndDiacriticInsensitive))
             .countSQL(in: dialect)
         #expect(capital.sql == "SELECT count(*) FROM country WHERE country.capital_key LIKE $1 ESCAPE '\\'")
+        // Among an OR's alternatives or under NOT (where PostgreSQL would compute the list of
+        // each row it checks): LIKE. The one member of an OR, and a conjunct: the short form.
+        let alternative = try FetchRequest<Product>(
+            predicate: .contains("name", "mo", options: .caseAndDiacriticInsensitive) || .equals("year", 20)).countSQL(in: dialect)
+        #expect(alternative.sql == "SELECT count(*) FROM product WHERE (product.name_key LIKE $1 ESCAPE '\\') OR (product.year = $2)")
+        let negated = try FetchRequest<Product>(predicate: .not(.contains("name", "mo", options: .caseAndDiacriticInsensitive)))
+            .countSQL(in: dialect)
+        #expect(negated.sql == "SELECT count(*) FROM product WHERE NOT (product.name_key LIKE $1 ESCAPE '\\')")
+        let conjunct = try FetchRequest<Product>(
+            predicate: .or([.contains("name", "mo", options: .caseAndDiacriticInsensitive)]) && .equals("year", 20)).countSQL(in: dialect)
+        #expect(conjunct.sql == "SELECT count(*) FROM product WHERE ((" + short.dropFirst("SELECT count(*) FROM product WHERE ".count)
+            + ")) AND (product.year = $3)", "\(conjunct.sql)")
+        let terms = try CatalogueSearch.products(matching: "lamp 20", mode: .terms).countSQL(in: dialect)
+        #expect(!terms.sql.contains("catalogue_short_substrings") && terms.sql.contains("LIKE $2"), "\(terms.sql)")
+        let twoShortTerms = try CatalogueSearch.products(matching: "mo ug", mode: .terms).countSQL(in: dialect)
+        #expect(twoShortTerms.sql.components(separatedBy: "catalogue_short_substrings(").count == 3, "\(twoShortTerms.sql)")
         // U+0000 still matches nothing, unsent.
         let nul = try FetchRequest<Product>(predicate: .contains("name", "a\u{0}", options: .caseAndDiacriticInsensitive)).countSQL(in: dialect)
         #expect(nul.arguments.isEmpty, "\(nul.sql)")

@@ -7,11 +7,11 @@
 -- This index lists each key's characters and pairs of neighbouring characters
 -- (catalogue_short_substrings('mug 1') = {m,u,g," ",1,mu,ug,"g "," 1"}), so the rows holding a
 -- text of one or two characters are those whose list contains it. The engine writes such a
--- CONTAINS as
+-- CONTAINS, where every row must meet it (not among an OR's alternatives), as
 --     strpos(product.name_key, $1) > 0 AND catalogue_short_substrings(product.name_key) @> ARRAY[$2]::text[]
--- (PostgresDialect.appendContains): the second condition is what the index serves, the first
--- the exact test (the same rows: every key holding the text lists it). strpos rather than LIKE,
--- which pg_trgm would offer to serve by reading its whole index.
+-- (PostgresDialect.appendContains(_:_:required:into:)): the second condition is what the index
+-- serves, the first the exact test (the same rows: every key holding the text lists it). strpos
+-- rather than LIKE, which pg_trgm would offer to serve by reading its whole index.
 --
 -- It needs no extension (a GIN index of text[], array_ops). The function is not inlined (its
 -- body holds a subquery), so its COST stands: the planner tests the cheap strpos first, and

@@ -33,20 +33,29 @@ struct PredicateCompiler {
     /// (`SQLITE_MAX_EXPR_DEPTH`), so a search of thousands of terms needs logarithmic depth.
     static let flatListLimit = 64
 
-    /// Appends the condition for `predicate` to `sql`.
+    /// Appends the condition for `predicate` to `sql`, a conjunct of the statement's WHERE.
     func compile(_ predicate: FetchPredicate, into sql: inout SQLBuilder) throws {
+        try compile(predicate, required: true, into: &sql)
+    }
+
+    /// Appends the condition for `predicate`; `required` when every row of the statement must
+    /// meet it (a conjunct of the WHERE, of an AND that is one, or the one member of an OR), not
+    /// under a NOT or among the alternatives of an OR (``SQLDialect/appendContains(_:_:required:into:)``).
+    private func compile(_ predicate: FetchPredicate, required: Bool, into sql: inout SQLBuilder) throws {
         switch predicate {
         case .true:
             sql.append(dialect.trueCondition)
         case .false:
             sql.append(dialect.falseCondition)
         case .and(let predicates):
-            try join(predicates[...], separator: " AND ", empty: dialect.trueCondition, into: &sql)
+            try join(predicates[...], separator: " AND ", empty: dialect.trueCondition, required: required, into: &sql)
         case .or(let predicates):
-            try join(predicates[...], separator: " OR ", empty: dialect.falseCondition, into: &sql)
+            try join(
+                predicates[...], separator: " OR ", empty: dialect.falseCondition, required: required && predicates.count == 1,
+                into: &sql)
         case .not(let inner):
             sql.append("NOT (")
-            try compile(inner, into: &sql)
+            try compile(inner, required: false, into: &sql)
             sql.append(")")
         case .between(let column, let lower, let upper):
             sql.append(try qualified(column))
@@ -73,11 +82,13 @@ struct PredicateCompiler {
             if op == .beginsWith, !options.isEmpty, options != .caseAndDiacriticInsensitive,
                schema.keyColumn(for: column) != nil {
                 try compile(.comparison(column: column, operator: .beginsWith, value: value,
-                                        options: .caseAndDiacriticInsensitive), into: &sql)
+                                        options: .caseAndDiacriticInsensitive), required: required, into: &sql)
                 sql.append(" AND ")
             }
             let comparable = try self.comparable(column, options: options, for: [value])
-            try compare(comparable, op, op == .matches ? value : comparable.fold(value, remembering: foldedTexts), into: &sql)
+            try compare(
+                comparable, op, op == .matches ? value : comparable.fold(value, remembering: foldedTexts), required: required,
+                into: &sql)
         case .anyAlias(let op, let value, let options):
             guard let aliases = schema.aliases else {
                 throw FetchRequestError.noAliases(table: schema.table)
@@ -87,7 +98,8 @@ struct PredicateCompiler {
             sql.append(schema.qualifiedID)
             sql.append(aliases.subqueryPrefix)
             try compare(
-                comparable, op, op == .matches ? .text(value) : comparable.fold(.text(value), remembering: foldedTexts), into: &sql)
+                comparable, op, op == .matches ? .text(value) : comparable.fold(.text(value), remembering: foldedTexts),
+                required: required, into: &sql)
             sql.append(")")
         case .fullText(let pattern):
             guard schema.fullTextTable != nil else {
@@ -104,7 +116,7 @@ struct PredicateCompiler {
     }
 
     private func join(
-        _ predicates: ArraySlice<FetchPredicate>, separator: String, empty: String, into sql: inout SQLBuilder
+        _ predicates: ArraySlice<FetchPredicate>, separator: String, empty: String, required: Bool, into sql: inout SQLBuilder
     ) throws {
         guard !predicates.isEmpty else {
             sql.append(empty)
@@ -113,18 +125,18 @@ struct PredicateCompiler {
         if predicates.count > Self.flatListLimit {
             let middle = predicates.startIndex + predicates.count / 2
             sql.append("(")
-            try join(predicates[..<middle], separator: separator, empty: empty, into: &sql)
+            try join(predicates[..<middle], separator: separator, empty: empty, required: required, into: &sql)
             sql.append(")")
             sql.append(separator)
             sql.append("(")
-            try join(predicates[middle...], separator: separator, empty: empty, into: &sql)
+            try join(predicates[middle...], separator: separator, empty: empty, required: required, into: &sql)
             sql.append(")")
             return
         }
         for (index, predicate) in predicates.enumerated() {
             if index > 0 { sql.append(separator) }
             sql.append("(")
-            try compile(predicate, into: &sql)
+            try compile(predicate, required: required, into: &sql)
             sql.append(")")
         }
     }
@@ -193,7 +205,7 @@ struct PredicateCompiler {
     }
 
     private func compare(
-        _ comparable: Comparable, _ op: ComparisonOperator, _ value: DatabaseValue, into sql: inout SQLBuilder
+        _ comparable: Comparable, _ op: ComparisonOperator, _ value: DatabaseValue, required: Bool, into sql: inout SQLBuilder
     ) throws {
         switch op {
         case .equal, .notEqual:
@@ -229,7 +241,7 @@ struct PredicateCompiler {
         case .contains:
             let needle = try textValue(value, op)
             try withExpression(comparable, into: &sql) { expression, sql in
-                dialect.appendContains(expression, needle, into: &sql)
+                dialect.appendContains(expression, needle, required: required, into: &sql)
             }
         case .like:
             let pattern = LikePattern(try textValue(value, op))

@@ -31,6 +31,16 @@ public protocol SQLDialect: Sendable {
     func appendPrefixRange(_ expression: String, prefix: String, into sql: inout SQLBuilder)
     /// Appends "`expression` contains `needle`" (literal text: no wildcard is special).
     func appendContains(_ expression: String, _ needle: String, into sql: inout SQLBuilder)
+    /// Appends "`expression` contains `needle`", knowing whether every row of the statement
+    /// must meet it (`required`: a conjunct of its WHERE, not under a NOT or among an OR's
+    /// alternatives). By default ``appendContains(_:_:into:)`` either way; PostgreSQL writes a
+    /// required text of one or two characters in the form its short substring index serves,
+    /// which among alternatives it would compute for every row it checks.
+    ///
+    /// ```swift
+    /// dialect.appendContains("product.name_key", "mo", required: true, into: &sql)
+    /// ```
+    func appendContains(_ expression: String, _ needle: String, required: Bool, into sql: inout SQLBuilder)
     /// Appends "`expression` ends with `suffix`", for a non-empty suffix.
     func appendEndsWith(_ expression: String, _ suffix: String, into sql: inout SQLBuilder)
     /// Appends "`expression` matches the LIKE `pattern`" (literal text escaped as the engine needs).
@@ -119,6 +129,10 @@ public protocol SQLDialect: Sendable {
 }
 
 extension SQLDialect {
+    public func appendContains(_ expression: String, _ needle: String, required: Bool, into sql: inout SQLBuilder) {
+        appendContains(expression, needle, into: &sql)
+    }
+
     public func appendMatchSource(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws -> String {
         _ = try appendRankedSource(pattern, schema: schema, into: &sql)
         return schema.qualifiedID
