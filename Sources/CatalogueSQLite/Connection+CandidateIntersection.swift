@@ -1,5 +1,4 @@
 import CatalogueCore
-import Foundation
 import SQLiteStore
 
 /// The ids of the rows that can match a request, found in its indexes before any row is read,
