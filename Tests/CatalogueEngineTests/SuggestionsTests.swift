@@ -40,6 +40,27 @@ struct SuggestionsTests {
         #expect(try suggested("iphnoe", .type("nonexistent type")).isEmpty)
     }
 
+    @Test("Products: every typed word counts, however many names share the first", arguments: EngineUnderTest.all)
+    func productsMatchEveryWord(engine: EngineUnderTest) throws {
+        let catalogue = try engine.makeCatalogue(seed: false)
+        try catalogue.write { db in
+            // More names with "amber" than the candidates read, all before the one meant.
+            for number in 1...(CatalogueSearch.productCandidateLimit + 50) {
+                try db.insert(Product(name: "Amber \(number)", type: "decor"))
+            }
+            try db.insert(Product(name: "Amber lamp", type: "lighting"))
+            try db.insert(Product(name: "Amber lantern", type: "lighting"))
+        }
+        func suggested(_ text: String, _ scope: ProductScope = .all) throws -> [String] {
+            try catalogue.read { db in try CatalogueSearch.suggestions(for: text, scope: scope, in: db) }
+        }
+        #expect(try suggested("amberr lampp") == ["Amber lamp"])
+        #expect(try suggested("ambre lanter") == ["Amber lantern"])
+        #expect(try suggested("amberr lampp", .type("decor")).isEmpty)
+        #expect(try suggested("amberr").count == CatalogueSearch.suggestionLimit)
+        #expect(try catalogue.read { db in try CatalogueSearch.suggestions(for: "amberr lampp", scope: ProductScope.all, in: db, limit: 0) }.isEmpty)
+    }
+
     @Test("Typo distance: insertions, deletions, substitutions and transpositions count one each")
     func distance() {
         #expect(TypoDistance.distance("columbia", "colombia", atMost: 1) == 1)

@@ -9,9 +9,11 @@
 /// its name, or by the alias or capital that matched when its name did not match as closely.
 ///
 /// Countries are few: every name, alias and capital of the scope is compared. Products are read
-/// through the word index: the first ``productCandidateLimit`` products in the scope with a word
-/// starting with the first two letters of the longest word typed (a typo in those two letters
-/// is not found).
+/// through the word index: the first ``productCandidateLimit`` products that
+/// ``MatchMode/fuzzy`` finds for the text in the scope (what matches without typos first), so
+/// every typed word must match a word of the name, and the first letter of each must be right.
+/// At 1,000,000 products that costs a few milliseconds, where reading every name that shares
+/// the first letters would cost a hundred.
 ///
 /// ```swift
 /// let names = try catalogue.read { db in try CatalogueSearch.suggestions(for: "Columbia", scope: CountryScope.name, in: db) }
@@ -20,8 +22,8 @@
 extension CatalogueSearch {
     /// The most suggestions returned.
     public static let suggestionLimit = 5
-    /// The most products read for suggestions.
-    public static let productCandidateLimit = 2_000
+    /// The most products read for suggestions: the first the fuzzy mode finds, closest first.
+    public static let productCandidateLimit = 100
 
     /// Up to `limit` country names, aliases or capitals (as the scope reads them) close to `text`.
     public static func suggestions(
@@ -45,10 +47,8 @@ extension CatalogueSearch {
         for text: String, scope: ProductScope, in db: some CatalogueReading, limit: Int = suggestionLimit
     ) throws -> [String] {
         let typed = typedWords(text)
-        guard let longest = typed.max(by: { $0.count < $1.count }) else { return [] }
-        var start = String.UnicodeScalarView()
-        start.append(contentsOf: longest.prefix(2))
-        var request = products(matching: String(start), scope: scope, mode: .words)
+        guard !typed.isEmpty, limit > 0 else { return [] }
+        var request = products(matching: text, scope: scope, mode: .fuzzy)
         request.fetchLimit = productCandidateLimit
         return closest(to: typed, among: try db.fetch(request).map { [$0.name] }, limit: limit)
     }
