@@ -98,6 +98,19 @@ public final class Statement {
         Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_RUN, 0))
     }
 
+    /// How many virtual machine operations this statement has performed since it was compiled
+    /// (`SQLITE_STMTSTATUS_VM_STEP`): a measure of the work a query did that does not depend on
+    /// the machine's speed, such as how many index entries it read.
+    ///
+    /// ```swift
+    /// let statement = try db.makeStatement("SELECT count(*) FROM country")
+    /// _ = try statement.step()
+    /// statement.virtualMachineSteps  // grows with the rows counted
+    /// ```
+    public var virtualMachineSteps: Int {
+        Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_VM_STEP, 0))
+    }
+
     // MARK: - Binding
 
     /// Resets the statement and binds `arguments`, replacing every earlier binding.

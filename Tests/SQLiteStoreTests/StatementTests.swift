@@ -121,6 +121,23 @@ struct StatementTests {
         #expect(statement.string(at: 0) == "iPod")
     }
 
+    @Test("virtualMachineSteps grows with the rows a statement reads; a limit of 0 reads none")
+    func virtualMachineSteps() throws {
+        try db.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO product (name) SELECT 'p' || i FROM n")
+        func steps(_ sql: String) throws -> Int {
+            let statement = try db.makeStatement(sql)
+            #expect(statement.virtualMachineSteps == 0)
+            while try statement.step() {}
+            return statement.virtualMachineSteps
+        }
+        let all = try steps("SELECT count(*) FROM product WHERE name <> ''")
+        let few = try steps("SELECT count(*) FROM product WHERE id <= 10")
+        let none = try steps("SELECT count(*) FROM (SELECT id FROM product WHERE name <> '' LIMIT CASE WHEN (SELECT count(*) FROM product WHERE id = -1) > 0 THEN 2000 ELSE 0 END)")
+        #expect(all > 2_000, "one step or more a row read: \(all)")
+        #expect(few < 200, "\(few)")
+        #expect(none < 100, "\(none)")
+    }
+
     @Test("execute runs to completion and can run again with new arguments")
     func executeStatement() throws {
         let statement = try db.makeStatement("INSERT INTO product (name, year) VALUES (?, ?)")
