@@ -95,10 +95,13 @@ struct SortDescriptorTests {
             predicate: .fullText(pattern) && .equals("continent", "Europe"), sortDescriptors: [.relevance] + FetchSortDescriptor.byName)
         // Relevance then a folded key: the tiers of RelevanceTiers, as UNION ALL arms (the
         // third in three parts: NULL keys, the first keys read in order, the keys beyond), after
-        // the bound of the third tier's ordered read, computed once for its parts.
+        // the count of the matches and the bound of the third tier's ordered read, each computed
+        // once for its parts.
         let sql = try request.selectSQL()
-        #expect(sql.sql.hasPrefix("WITH catalogue_bound AS MATERIALIZED (SELECT coalesce((SELECT country.name_key FROM country "
-            + "WHERE country.name_key IS NOT NULL ORDER BY country.name_key LIMIT 1 OFFSET CASE WHEN "))
+        #expect(sql.sql.hasPrefix("WITH catalogue_match_count AS MATERIALIZED (SELECT (SELECT count(*) FROM (SELECT 1 FROM "
+            + "country_fts WHERE country_fts MATCH ? LIMIT ?)) AS matches), catalogue_bound AS MATERIALIZED (SELECT "
+            + "coalesce((SELECT country.name_key FROM country WHERE country.name_key IS NOT NULL ORDER BY country.name_key "
+            + "LIMIT 1 OFFSET CASE WHEN (SELECT matches FROM catalogue_match_count) >= ? "), "\(sql.sql)")
         #expect(sql.sql.contains(" AS bound) SELECT * FROM (SELECT * FROM (SELECT country.id, "))
         #expect(sql.sql.components(separatedBy: " UNION ALL ").count == 5)
         #expect(sql.sql.contains(" WHERE (country.name_key >= ? AND country.name_key < ? AND (country.name_key = ? OR country.name_key >= ?)) AND ((+country.id IN (SELECT rowid FROM country_fts WHERE country_fts MATCH ?)) AND (country.continent = ?)) ORDER BY country.name_key, country.name, country.id LIMIT ?)"))

@@ -149,12 +149,16 @@ struct QueryPlanTests {
         let (catalogue, expected) = try denseCatalogue(word: "lamp")
         let request = CatalogueSearch.products(matching: "lamp", mode: .words)
         let select = try request.selectSQL(in: SQLiteDialect())
-        // The bound is chosen by the count once, in a materialized common table expression that
-        // the within and beyond parts of tier 3 both compare with.
-        let density = "OFFSET CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM product_fts WHERE product_fts MATCH ? LIMIT ?)) >= ? "
-            + "THEN ? ELSE ? END"
-        #expect(select.sql.hasPrefix("WITH catalogue_bound AS MATERIALIZED (SELECT coalesce((SELECT product.name_key FROM product"))
+        // The matches are counted once, and the bound chosen by the count once, in materialized
+        // common table expressions: the within and beyond parts of tier 3 both compare with the
+        // bound, and the within part reads only when the count is not 0.
+        let count = "WITH catalogue_match_count AS MATERIALIZED (SELECT (SELECT count(*) FROM (SELECT 1 FROM product_fts "
+            + "WHERE product_fts MATCH ? LIMIT ?)) AS matches), catalogue_bound AS MATERIALIZED (SELECT coalesce((SELECT "
+            + "product.name_key FROM product"
+        let density = "OFFSET CASE WHEN (SELECT matches FROM catalogue_match_count) >= ? THEN ? ELSE ? END"
+        #expect(select.sql.hasPrefix(count), "\(select.sql)")
         #expect(select.sql.components(separatedBy: density).count == 2, "\(select.sql)")
+        #expect(select.sql.components(separatedBy: "LIMIT CASE WHEN (SELECT matches FROM catalogue_match_count) > 0 THEN ? ELSE 0 END").count == 2)
         #expect(select.sql.components(separatedBy: "product.name_key <= (SELECT bound FROM catalogue_bound)").count == 2)
         #expect(select.sql.components(separatedBy: "product.name_key > (SELECT bound FROM catalogue_bound)").count == 2)
         #expect(select.arguments.contains(.integer(Int64(OrderedReadBound.denseLimit - 1))))
@@ -167,12 +171,16 @@ struct QueryPlanTests {
         let request = CatalogueSearch.products(matching: "kettel", mode: .fuzzy)
         let resolved = try catalogue.read { db in try db.resolvingTypos(in: request) }
         let select = try resolved.selectSQL(in: SQLiteDialect())
-        // Two bounds: the exact matches' ("kettel"*: none) and the typo tier's, whose count
-        // includes "kettle".
+        // Two counts and two bounds: the exact matches' ("kettel"*: none), which the exact tier's
+        // ordered read also checks before it starts, and the typo tier's, whose count includes
+        // "kettle".
         let matchCount = "(SELECT count(*) FROM (SELECT 1 FROM product_fts WHERE product_fts MATCH ? LIMIT ?))"
-        #expect(select.sql.hasPrefix("WITH catalogue_bound AS MATERIALIZED (SELECT "), "\(select.sql)")
-        #expect(select.sql.contains(" AS bound), catalogue_typo_bound AS MATERIALIZED (SELECT "), "\(select.sql)")
+        #expect(select.sql.hasPrefix("WITH catalogue_match_count AS MATERIALIZED (SELECT "), "\(select.sql)")
+        #expect(select.sql.contains(" AS bound), catalogue_typo_match_count AS MATERIALIZED (SELECT "), "\(select.sql)")
+        #expect(select.sql.contains(" AS matches), catalogue_typo_bound AS MATERIALIZED (SELECT "), "\(select.sql)")
         #expect(select.sql.components(separatedBy: matchCount).count == 3)
+        #expect(select.sql.components(separatedBy: "OFFSET CASE WHEN (SELECT matches FROM catalogue_typo_match_count) >= ?").count == 2)
+        #expect(select.sql.components(separatedBy: "LIMIT CASE WHEN (SELECT matches FROM catalogue_match_count) > 0 THEN ? ELSE 0 END").count == 2)
         #expect(select.sql.components(separatedBy: "product.name_key <= (SELECT bound FROM catalogue_typo_bound)").count == 2)
         #expect(select.sql.components(separatedBy: "product.name_key > (SELECT bound FROM catalogue_typo_bound)").count == 2)
         #expect(select.arguments.prefix(11) == [
@@ -181,6 +189,41 @@ struct QueryPlanTests {
             .text("kettel"),
         ])
         try expectPagesInDisplayOrder(request, in: catalogue, expected: expected)
+    }
+
+    @Test("A text without exact matches reads no key for the exact tiers: a word that matches nothing, and the exact tiers of a typo")
+    func exactTiersSkippedWithoutMatches() throws {
+        let catalogue = try emptyCatalogue()
+        let fillers = (0..<(OrderedReadBound.limit + 1_000)).map { Product(name: "Aaa filler \($0)", type: "other") }
+        let kettles = (0..<100).map { Product(name: "Zebra kettle \($0)", type: "kitchen") }
+        try catalogue.write { db in _ = try db.upsert(contentsOf: fillers + kettles) }
+        /// The page's rows, and the virtual machine steps its statement took.
+        func page(_ text: String, _ mode: MatchMode) throws -> (names: [String], steps: Int) {
+            var request = CatalogueSearch.products(matching: text, mode: mode)
+            request.fetchLimit = 50
+            return try catalogue.database.read { db in
+                let sql = try db.resolvingTypos(in: request).selectSQL(in: SQLiteDialect())
+                let statement = try db.makeStatement(sql.sql)
+                try statement.bind(StatementArguments(sql.arguments))
+                var names: [String] = []
+                while try statement.step() { names.append(statement.string(at: 1)) }
+                return (names, statement.virtualMachineSteps)
+            }
+        }
+        let expected = kettles.map(\.name).sorted { Folding.fold($0).utf8.lexicographicallyPrecedes(Folding.fold($1).utf8) }.prefix(50)
+        // Without the check before the read, the bound and the read up to it visit 20,000 keys.
+        let nothing = try page("zzqx", .words)
+        #expect(nothing.names.isEmpty)
+        #expect(nothing.steps < 2_000, "\(nothing.steps) steps")
+        // The exact word reads the first 20,000 keys in order (its matches lie beyond them); the
+        // typo reads them once, for its typo tier, not a second time for its exact tiers (it
+        // took 625,682 steps so, against 265,000 for the exact word).
+        let exact = try page("kettle", .words)
+        let typo = try page("kettel", .fuzzy)
+        #expect(exact.names[...] == expected)
+        #expect(typo.names[...] == expected)
+        #expect(exact.steps > 20_000, "\(exact.steps) steps")
+        #expect(typo.steps < exact.steps * 2, "\(typo.steps) steps, against \(exact.steps) for the exact word")
     }
 
     @Test("Fuzzy: the exact tiers, then one ordered read of the key index per word meant, then the bounded read; only the last arms sort")

@@ -193,10 +193,11 @@ extension FetchRequest {
     /// request's, checked once (``FetchPredicate/maximumNestingDepth``); each arm sets its own
     /// full-text check on a copy.
     ///
-    /// `WITH catalogue_bound AS MATERIALIZED (SELECT <the ordered read's bound> AS bound)
-    /// [, catalogue_typo_bound AS MATERIALIZED (…)] SELECT * FROM (SELECT * FROM (<tier 1> LIMIT n)
-    /// UNION ALL SELECT * FROM (<tier 2> LIMIT n) UNION ALL SELECT * FROM (<tier 3> LIMIT n) …)
-    /// LIMIT ? OFFSET ?`
+    /// `WITH catalogue_match_count AS MATERIALIZED (SELECT <the exact matches, counted to 50,000>
+    /// AS matches), catalogue_bound AS MATERIALIZED (SELECT <the ordered read's bound> AS bound)
+    /// [, catalogue_typo_match_count …, catalogue_typo_bound …] SELECT * FROM (SELECT * FROM
+    /// (<tier 1> LIMIT n) UNION ALL SELECT * FROM (<tier 2> LIMIT n) UNION ALL SELECT * FROM
+    /// (<tier 3, first keys> LIMIT CASE WHEN <matches> > 0 THEN n ELSE 0 END) …) LIMIT ? OFFSET ?`
     private func appendTierArms(
         _ tiers: RelevanceTiers, withTypos: Bool, order: [FetchSortDescriptor], resultColumns: String,
         compiler checkedCompiler: PredicateCompiler, dialect: some SQLDialect, into sql: inout SQLBuilder
@@ -217,14 +218,20 @@ extension FetchRequest {
         // first read, so a page the first tiers fill never counts the matches for the bound's
         // density. The exact matches' tier counts them; the tier of matches with typos has a
         // bound of its own, counted with its typos ("kettel" has no exact match, and as many
-        // "kettle" as "lamp" has matches).
+        // "kettle" as "lamp" has matches). Each count is a table of its own, which the exact
+        // tier also reads before its ordered read, to start none when nothing matches.
         let bound = OrderedReadBound(keyExpression: tiers.keyExpression)
-        sql.append("WITH catalogue_bound AS MATERIALIZED (SELECT ")
-        try tiers.appendOrderedReadBoundValue(schema: schema, densityOf: pattern.exact, dialect: dialect, into: &sql)
+        let exactCount = "(SELECT matches FROM catalogue_match_count)"
+        sql.append("WITH catalogue_match_count AS MATERIALIZED (SELECT ")
+        try tiers.appendDensityCount(of: pattern.exact, schema: schema, dialect: dialect, into: &sql)
+        sql.append(" AS matches), catalogue_bound AS MATERIALIZED (SELECT ")
+        tiers.appendOrderedReadBoundValue(schema: schema, matchCount: exactCount, into: &sql)
         sql.append(" AS bound)")
         if withTypos {
-            sql.append(", catalogue_typo_bound AS MATERIALIZED (SELECT ")
-            try tiers.appendOrderedReadBoundValue(schema: schema, densityOf: pattern, dialect: dialect, into: &sql)
+            sql.append(", catalogue_typo_match_count AS MATERIALIZED (SELECT ")
+            try tiers.appendDensityCount(of: pattern, schema: schema, dialect: dialect, into: &sql)
+            sql.append(" AS matches), catalogue_typo_bound AS MATERIALIZED (SELECT ")
+            tiers.appendOrderedReadBoundValue(schema: schema, matchCount: "(SELECT matches FROM catalogue_typo_match_count)", into: &sql)
             sql.append(" AS bound)")
         }
         sql.append(" SELECT * FROM (")
@@ -240,6 +247,8 @@ extension FetchRequest {
             // The bound moves further when the tier's matches are dense (common words): reading
             // on in order then finds the page sooner than looking up every match beyond it.
             var compiler = checkedCompiler
+            // The exact tier's ordered read starts only when the exact text matches.
+            var readsOnlyIfMatched = false
             func appendPart(_ part: OrderedReadPart, boundedBy boundTable: String) {
                 sql.append(") AND (")
                 switch part {
@@ -270,6 +279,7 @@ extension FetchRequest {
                     sql.append(")")
                 }
                 appendPart(part, boundedBy: "catalogue_bound")
+                readsOnlyIfMatched = part == .within
             case .typoStart(let start):
                 tiers.appendWholeWords(start, into: &sql)
                 sql.append(") AND (")
@@ -292,7 +302,19 @@ extension FetchRequest {
             sql.append(")")
             try appendOrder(order, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
             sql.append(" LIMIT ")
-            sql.bind(armLimit)
+            if readsOnlyIfMatched {
+                // With a limit of 0 the engine starts no read: a text that matches nothing
+                // exactly (a word that is nowhere; in fuzzy mode, any word with a typo) neither
+                // computes the bound nor reads the keys up to it (20,000 at 1,000,000 rows). The
+                // typo tier's words come from the index's vocabulary, so it has matches.
+                sql.append("CASE WHEN ")
+                sql.append(exactCount)
+                sql.append(" > 0 THEN ")
+                sql.bind(armLimit)
+                sql.append(" ELSE 0 END")
+            } else {
+                sql.bind(armLimit)
+            }
             sql.append(")")
         }
         sql.append(")")

@@ -93,22 +93,36 @@ public struct RelevanceTiers: Sendable, Hashable {
     /// (``OrderedReadBound/limit``).
     public static let orderedReadLimit = OrderedReadBound.limit
 
-    /// Appends the bound of the third tier's ordered read (``OrderedReadBound``): the
-    /// ``orderedReadLimit``-th key that is not NULL in display order, moved to the
-    /// ``OrderedReadBound/denseLimit``-th when `pattern` has at least
-    /// ``OrderedReadBound/denseMatches`` matches (counted by the dialect through the full-text
-    /// index): common words then read on in order rather than look up and sort every match
-    /// beyond the first keys. A statement computes it once, for every part that compares with it.
+    /// Appends how many records match `pattern`, counted by the dialect through the full-text
+    /// index and stopping at ``OrderedReadBound/denseMatches``: what the bound of a tier's ordered
+    /// read is chosen by (``appendOrderedReadBoundValue(schema:matchCount:into:)``), and whether
+    /// the tier has a match at all. A statement computes it once, for every part that reads it.
     ///
     /// ```swift
-    /// try tiers.appendOrderedReadBoundValue(schema: Product.schema, densityOf: pattern, dialect: dialect, into: &sql)
-    /// // "coalesce((SELECT product.name_key FROM product … OFFSET CASE WHEN (SELECT count(*) …) >= ? THEN ? ELSE ? END), …)"
+    /// try tiers.appendDensityCount(of: pattern, schema: Product.schema, dialect: dialect, into: &sql)
+    /// // "(SELECT count(*) FROM (SELECT 1 FROM product_fts WHERE product_fts MATCH ? LIMIT ?))"
     /// ```
-    public func appendOrderedReadBoundValue(
-        schema: RecordSchema, densityOf pattern: FullTextPattern, dialect: some SQLDialect, into sql: inout SQLBuilder
+    public func appendDensityCount(
+        of pattern: FullTextPattern, schema: RecordSchema, dialect: some SQLDialect, into sql: inout SQLBuilder
     ) throws {
-        try OrderedReadBound(keyExpression: keyExpression).appendValue(schema: schema, denseWhen: { sql in
-            try dialect.appendMatchCount(pattern, schema: schema, stoppingAfter: OrderedReadBound.denseMatches, into: &sql)
+        try dialect.appendMatchCount(pattern, schema: schema, stoppingAfter: OrderedReadBound.denseMatches, into: &sql)
+    }
+
+    /// Appends the bound of the third tier's ordered read (``OrderedReadBound``): the
+    /// ``orderedReadLimit``-th key that is not NULL in display order, moved to the
+    /// ``OrderedReadBound/denseLimit``-th when `matchCount`, an SQL expression for the tier's
+    /// ``appendDensityCount(of:schema:dialect:into:)``, is at least
+    /// ``OrderedReadBound/denseMatches``: common words then read on in order rather than look up
+    /// and sort every match beyond the first keys. A statement computes it once, for every part
+    /// that compares with it.
+    ///
+    /// ```swift
+    /// tiers.appendOrderedReadBoundValue(schema: Product.schema, matchCount: "(SELECT matches FROM catalogue_match_count)", into: &sql)
+    /// // "coalesce((SELECT product.name_key FROM product … OFFSET CASE WHEN (SELECT matches FROM catalogue_match_count) >= ? THEN ? ELSE ? END), …)"
+    /// ```
+    public func appendOrderedReadBoundValue(schema: RecordSchema, matchCount: String, into sql: inout SQLBuilder) {
+        OrderedReadBound(keyExpression: keyExpression).appendValue(schema: schema, denseWhen: { sql in
+            sql.append(matchCount)
             sql.append(" >= ")
             sql.bind(.integer(Int64(OrderedReadBound.denseMatches)))
         }, into: &sql)
