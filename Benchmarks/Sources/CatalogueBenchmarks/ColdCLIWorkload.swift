@@ -55,6 +55,8 @@ struct ColdCLIWorkload {
         ("words `la`", ["la", "--match", "words"]),
         ("words `lamp`", ["lamp", "--match", "words"]),
         ("terms `lamp 2001`", ["lamp", "2001", "--match", "terms"]),
+        ("fuzzy `kettel`", ["kettel", "--match", "fuzzy"]),
+        ("prefix `kettel` (no match: did you mean)", ["kettel"]),
     ]
 
     func runUserWait() throws -> WorkloadResult {

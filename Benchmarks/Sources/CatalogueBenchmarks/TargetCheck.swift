@@ -176,6 +176,8 @@ struct TargetCheck {
         the name index in order and stop at the page, and the tier of matches in later words reads \
         the first 20,000 keys in order before it sorts the matches after them (`pro`: 21.9 → 4.3 ms). \
         GRDB runs the same SQL here, so the ratio to it is our per-keystroke overhead; texts whose \
-        matches are rare among the first keys pay for reading them (`lum ca` 2.4 → 6.6 ms).
+        matches are rare among the first keys pay for reading them (`lum ca` 2.4 → 6.6 ms). That \
+        read starts only when the text matches exactly: a word that is nowhere, and the exact tiers \
+        of a fuzzy search's typo, skip it (fuzzy `montral` 4.6 → 2.3 ms, words `zzqx` 2.40 → 0.05 ms).
         """
 }
