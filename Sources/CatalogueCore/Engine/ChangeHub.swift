@@ -50,9 +50,13 @@ package final class ChangeHub: Sendable {
                     continuation.finish(throwing: error)
                 }
             }
-            continuation.onTermination = { [weak self] _ in
+            // The subscriber table, not `self`, is captured: a weak reference to the hub would
+            // leave its side table reachable only through the hub's encoded reference count once
+            // the stream ends, which LeakSanitizer reports as a leak (llvm/llvm-project#56751).
+            // The table holds this continuation until then; ending the stream breaks that cycle.
+            continuation.onTermination = { [subscribers] _ in
                 watcher.cancel()
-                self?.subscribers.withLock { $0[id] = nil }
+                subscribers.withLock { $0[id] = nil }
             }
         }
     }

@@ -40,7 +40,8 @@ final class ChangeBroadcaster: Service, Sendable {
             return id
         }
         subscribers.withLock { $0[id] = (entity, deliver) }
-        return Subscription { [weak self] in self?.subscribers.withLock { $0[id] = nil } }
+        // The table, not a weak `self`: see ChangeHub.stream (LeakSanitizer and weak references).
+        return Subscription { [subscribers] in subscribers.withLock { $0[id] = nil } }
     }
 
     /// Returns once the broadcaster listens for changes and has noted the newest rows, or after

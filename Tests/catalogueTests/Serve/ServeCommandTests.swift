@@ -54,7 +54,7 @@ struct ServeCommandTests {
             let refused = try httpRequest("http://\(address)/api/products/import", method: "POST", body: Data("name,type\nx,y\n".utf8))
             #expect(refused.status == 403)
             server.send(SIGINT)
-            #expect(server.waitForExit(timeout: 15) == 0)
+            #expect(server.waitForExit(timeout: 15) == 0, "\(server.standardError.suffix(8_000))")
             // The access log: one structured line per request, on stderr.
             #expect(server.standardError.contains("method=GET path=/api/countries?q=bog&scope=capital status=200"))
         }
@@ -85,7 +85,7 @@ struct ServeCommandTests {
             #expect((change["inserted"] as? [Int])?.count == 3)
             #expect(try total() == before + 3)
             server.send(SIGTERM)
-            #expect(server.waitForExit(timeout: 15) == 0)
+            #expect(server.waitForExit(timeout: 15) == 0, "\(server.standardError.suffix(8_000))")
         }
     }
 
@@ -122,7 +122,7 @@ struct ServeCommandTests {
             #expect(request.wait(timeout: .now() + 120) == .success)
             #expect(answer?.status == 200, "\(String(describing: answer)) \(server.standardError.suffix(500))")
             #expect(answer?.body.contains("\"added\":\(rows)") == true)
-            #expect(server.waitForExit(timeout: 30) == 0)
+            #expect(server.waitForExit(timeout: 30) == 0, "\(server.standardError.suffix(8_000))")
             #expect(try sqliteValue(runner.databasePath, "SELECT count(*) FROM product WHERE type = 'bulk'") == "\(rows)")
         }
     }
