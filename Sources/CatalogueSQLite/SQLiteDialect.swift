@@ -160,16 +160,16 @@ public struct SQLiteDialect: SQLDialect {
 
     /// For a tier of relevance read in the key's order, so that SQLite keeps reading the key's
     /// index in order and stops at the page:
-    /// - when every word has at most ``checkedWordLength`` characters, `EXISTS (SELECT 1 FROM
-    ///   table_fts WHERE table_fts MATCH ? AND table_fts.rowid = table.id)`: one check per row,
-    ///   which the product index's prefix indexes (migration 0005) answer in microseconds;
+    /// - when the pattern is cheap to check for one row (``checksCheaplyPerRow(_:)``), `EXISTS
+    ///   (SELECT 1 FROM table_fts WHERE table_fts MATCH ? AND table_fts.rowid = table.id)`: one
+    ///   check per row, in microseconds;
     /// - otherwise `+table.id IN (SELECT rowid FROM table_fts WHERE table_fts MATCH ?)`: the
     ///   matches are collected once, when the first row is checked (a check of a longer prefix
     ///   would merge every term that starts with it, for each row). The unary `+` keeps SQLite
     ///   from reading the matches' rows by id and sorting them instead.
     public func appendFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
         let fts = try fullTextTable(schema)
-        guard pattern.words.allSatisfy({ $0.unicodeScalars.count <= Self.checkedWordLength }) else {
+        guard Self.checksCheaplyPerRow(pattern) else {
             return try appendCollectedFullTextCheck(pattern, schema: schema, into: &sql)
         }
         sql.append("EXISTS (SELECT 1 FROM ")
@@ -193,8 +193,33 @@ public struct SQLiteDialect: SQLDialect {
         try appendFullTextMatch(pattern, schema: schema, into: &sql)
     }
 
-    /// The longest word checked row by row (``appendFullTextCheck(_:schema:into:)``).
+    /// Whether FTS5 checks `pattern` for one row in microseconds: FTS5 opens each term of the
+    /// pattern for every row it checks, so each word's prefix must be one term to open, and
+    /// its typo alternatives (whole words, one term each) few. A word's prefix is one term
+    /// when the word has at most ``checkedWordLength`` characters (the product index's prefix
+    /// indexes, migration 0005, hold those prefixes) or begins no indexed word
+    /// (``FullTextPattern/beginsIndexedWord``: the usual typo, "montral", whose prefix merges
+    /// nothing). Otherwise each check would merge every term the prefix begins.
+    ///
+    /// ```swift
+    /// SQLiteDialect.checksCheaplyPerRow(FullTextPattern(matchingAllPrefixesIn: "la")!)    // true
+    /// SQLiteDialect.checksCheaplyPerRow(FullTextPattern(matchingAllPrefixesIn: "lamp")!)  // false
+    /// ```
+    public static func checksCheaplyPerRow(_ pattern: FullTextPattern) -> Bool {
+        let alternatives = pattern.typoAlternatives ?? []
+        guard alternatives.reduce(0, { $0 + $1.count }) <= checkedTypoAlternativeLimit else { return false }
+        return pattern.words.indices.allSatisfy { index in
+            pattern.words[index].unicodeScalars.count <= checkedWordLength
+                || pattern.beginsIndexedWord.map { index < $0.count && !$0[index] } == true
+        }
+    }
+
+    /// The longest word checked row by row whatever it begins (``checksCheaplyPerRow(_:)``).
     public static let checkedWordLength = 3
+
+    /// The most typo alternatives, over all words, a pattern checked row by row may have
+    /// (``checksCheaplyPerRow(_:)``).
+    public static let checkedTypoAlternativeLimit = 8
 
     /// SQLite runs the arms of a `UNION ALL` in order and stops once the outer LIMIT is
     /// reached, so relevance tiers are arms (``RelevanceTiers``).

@@ -38,4 +38,43 @@ struct FullTextPatternTests {
     func noPattern(text: String) {
         #expect(FullTextPattern(matchingAllPrefixesIn: text) == nil)
     }
+    /// The vocabulary of a small index, read by first letter as the engines read theirs.
+    static func vocabulary(_ terms: [String]) -> (String) -> [String] {
+        { first in terms.filter { $0.hasPrefix(first) } }
+    }
+
+    @Test("Looking typos up notes which words begin an indexed word; the exact pattern forgets it")
+    func beginsIndexedWord() throws {
+        let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "Montral ca montr", toleratingTypos: true))
+        #expect(pattern.beginsIndexedWord == nil)
+        let resolved = pattern.resolvingTypos(vocabulary: Self.vocabulary(["canada", "montreal", "montrose"]))
+        #expect(resolved.typoAlternatives == [["montreal"], [], []])
+        // "ca" is too short for typos: its vocabulary is not read, and it counts as beginning one.
+        #expect(resolved.beginsIndexedWord == [false, true, true])
+        #expect(resolved.exact.beginsIndexedWord == nil)
+        #expect(FullTextPattern(matchingAllPrefixesIn: "montral")!.resolvingTypos(vocabulary: Self.vocabulary(["montreal"]))
+            .beginsIndexedWord == nil, "a pattern that does not tolerate typos reads no vocabulary")
+    }
+
+    @Test("SQLite checks a pattern row by row only when each word's prefix is one term and its typos are few")
+    func checksCheaplyPerRow() throws {
+        func resolved(_ text: String, _ terms: [String]) throws -> FullTextPattern {
+            try #require(FullTextPattern(matchingAllPrefixesIn: text, toleratingTypos: true))
+                .resolvingTypos(vocabulary: Self.vocabulary(terms))
+        }
+        // Short prefixes have an index of their own; longer ones merge every term they begin.
+        #expect(SQLiteDialect.checksCheaplyPerRow(try #require(FullTextPattern(matchingAllPrefixesIn: "la c"))))
+        #expect(!SQLiteDialect.checksCheaplyPerRow(try #require(FullTextPattern(matchingAllPrefixesIn: "lamp"))))
+        // A typo begins no indexed word: its prefix merges nothing.
+        #expect(SQLiteDialect.checksCheaplyPerRow(try resolved("montral", ["montreal", "montrose"])))
+        #expect(SQLiteDialect.checksCheaplyPerRow(try resolved("montral ca", ["canada", "montreal"])))
+        #expect(!SQLiteDialect.checksCheaplyPerRow(try resolved("montr", ["montreal", "montrose"])))
+        #expect(!SQLiteDialect.checksCheaplyPerRow(try resolved("montral lamp", ["lamp", "montreal"])))
+        // Each alternative is a term to open for every row: more than the limit, and the matches are collected.
+        let near = "abcdfghijkmnopqrstuvwxyz".prefix(SQLiteDialect.checkedTypoAlternativeLimit + 1).map { "kett\($0)l" }
+        let many = try resolved("kettel", near)
+        #expect(many.typoAlternatives?.first?.count == SQLiteDialect.checkedTypoAlternativeLimit + 1)
+        #expect(!SQLiteDialect.checksCheaplyPerRow(many))
+        #expect(SQLiteDialect.checksCheaplyPerRow(try resolved("kettel", Array(near.prefix(SQLiteDialect.checkedTypoAlternativeLimit)))))
+    }
 }

@@ -191,24 +191,31 @@ struct QueryPlanTests {
         try expectPagesInDisplayOrder(request, in: catalogue, expected: expected)
     }
 
+    /// The names on the first page (`limit` rows) of a product search, and the virtual machine
+    /// steps its statement took: the work done, whatever the machine's speed.
+    static func productPage(
+        _ text: String, mode: MatchMode, limit: Int, in catalogue: Catalogue
+    ) throws -> (names: [String], steps: Int) {
+        var request = CatalogueSearch.products(matching: text, mode: mode)
+        request.fetchLimit = limit
+        return try catalogue.database.read { db in
+            let sql = try db.resolvingTypos(in: request).selectSQL(in: SQLiteDialect())
+            let statement = try db.makeStatement(sql.sql)
+            try statement.bind(StatementArguments(sql.arguments))
+            var names: [String] = []
+            while try statement.step() { names.append(statement.string(at: 1)) }
+            return (names, statement.virtualMachineSteps)
+        }
+    }
+
     @Test("A text without exact matches reads no key for the exact tiers: a word that matches nothing, and the exact tiers of a typo")
     func exactTiersSkippedWithoutMatches() throws {
         let catalogue = try emptyCatalogue()
         let fillers = (0..<(OrderedReadBound.limit + 1_000)).map { Product(name: "Aaa filler \($0)", type: "other") }
         let kettles = (0..<100).map { Product(name: "Zebra kettle \($0)", type: "kitchen") }
         try catalogue.write { db in _ = try db.upsert(contentsOf: fillers + kettles) }
-        /// The page's rows, and the virtual machine steps its statement took.
         func page(_ text: String, _ mode: MatchMode) throws -> (names: [String], steps: Int) {
-            var request = CatalogueSearch.products(matching: text, mode: mode)
-            request.fetchLimit = 50
-            return try catalogue.database.read { db in
-                let sql = try db.resolvingTypos(in: request).selectSQL(in: SQLiteDialect())
-                let statement = try db.makeStatement(sql.sql)
-                try statement.bind(StatementArguments(sql.arguments))
-                var names: [String] = []
-                while try statement.step() { names.append(statement.string(at: 1)) }
-                return (names, statement.virtualMachineSteps)
-            }
+            try Self.productPage(text, mode: mode, limit: 50, in: catalogue)
         }
         let expected = kettles.map(\.name).sorted { Folding.fold($0).utf8.lexicographicallyPrecedes(Folding.fold($1).utf8) }.prefix(50)
         // Without the check before the read, the bound and the read up to it visit 20,000 keys.
@@ -224,6 +231,30 @@ struct QueryPlanTests {
         #expect(typo.names[...] == expected)
         #expect(exact.steps > 20_000, "\(exact.steps) steps")
         #expect(typo.steps < exact.steps * 2, "\(typo.steps) steps, against \(exact.steps) for the exact word")
+    }
+
+    @Test("A typo's tier of names beginning with the word meant checks each row it reads, instead of collecting every match first")
+    func typoStartCheckedPerRow() throws {
+        let catalogue = try emptyCatalogue()
+        let kettles = (0..<5_000).map { Product(name: "Kettle \($0)", type: "kitchen") }
+        let others = (0..<200).map { Product(name: "Copper kettle \($0)", type: "kitchen") }
+        try catalogue.write { db in _ = try db.upsert(contentsOf: kettles + others) }
+        func page(_ text: String) throws -> (names: [String], steps: Int) {
+            try Self.productPage(text, mode: .fuzzy, limit: 20, in: catalogue)
+        }
+        func folded(_ names: [String]) -> [String] {
+            names.sorted { Folding.fold($0).utf8.lexicographicallyPrecedes(Folding.fold($1).utf8) }
+        }
+        // "kettel" begins no indexed word, and means "kettle": the page is the first 20 names
+        // beginning with "kettle", read in order and checked one by one: 1,164 steps. Collecting
+        // the 5,200 matches first took 21,771.
+        let typo = try page("kettel")
+        #expect(typo.names == Array(folded(kettles.map(\.name)).prefix(20)))
+        #expect(typo.steps < 5_000, "\(typo.steps) steps")
+        // With a second word, the names read may rarely match it: the matches are collected,
+        // and the page is the same as ever.
+        let twoWords = try page("kettel 4999")
+        #expect(twoWords.names == ["Kettle 4999"])
     }
 
     @Test("Fuzzy: the exact tiers, then one ordered read of the key index per word meant, then the bounded read; only the last arms sort")

@@ -30,6 +30,12 @@ public struct FullTextPattern: Sendable, Hashable {
     /// For each word, the folded indexed words it also matches, whole, with typos (closest
     /// first); nil until an engine looked them up, or when the pattern does not tolerate typos.
     public private(set) var typoAlternatives: [[String]]?
+    /// For each word, whether an indexed word begins with it, as the vocabulary read for its
+    /// typos showed: false only when none does, so that a prefix query of the word merges no
+    /// term at all (a typo's usual case: nothing begins with "montral"). True where the
+    /// vocabulary was not read (a word too short for typos); nil until an engine looked the
+    /// typos up.
+    public private(set) var beginsIndexedWord: [Bool]?
 
     /// A pattern requiring every word of `text` as a word prefix, or nil when `text` has no
     /// word. `columns` restricts the match to those FTS columns (names from the schema, not user
@@ -41,18 +47,22 @@ public struct FullTextPattern: Sendable, Hashable {
         self.columns = columns?.isEmpty == true ? nil : columns
         self.toleratesTypos = toleratingTypos
         self.typoAlternatives = nil
+        self.beginsIndexedWord = nil
     }
 
-    private init(words: [String], columns: [String]?, toleratesTypos: Bool, typoAlternatives: [[String]]?) {
+    private init(
+        words: [String], columns: [String]?, toleratesTypos: Bool, typoAlternatives: [[String]]?, beginsIndexedWord: [Bool]?
+    ) {
         self.words = words
         self.columns = columns
         self.toleratesTypos = toleratesTypos
         self.typoAlternatives = typoAlternatives
+        self.beginsIndexedWord = beginsIndexedWord
     }
 
     /// The same words without typo tolerance: what the pattern matches exactly.
     public var exact: FullTextPattern {
-        FullTextPattern(words: words, columns: columns, toleratesTypos: false, typoAlternatives: nil)
+        FullTextPattern(words: words, columns: columns, toleratesTypos: false, typoAlternatives: nil, beginsIndexedWord: nil)
     }
 
     /// Whether some word has typo alternatives, so the pattern matches more than ``exact``.
@@ -70,8 +80,9 @@ public struct FullTextPattern: Sendable, Hashable {
     /// `first`. For each word of ``TypoDistance/allowedTypos(forLength:)`` > 0 characters
     /// (folded), the indexed words that it does not begin but that are within its typos, whole
     /// or by their start (as "did you mean" suggestions compare), at most
-    /// ``typoAlternativeLimit``, fewest typos first. A typo in the first letter is not
-    /// forgiven: it is how the vocabulary is read, by the range of that letter.
+    /// ``typoAlternativeLimit``, fewest typos first; and whether it begins any indexed word
+    /// (``beginsIndexedWord``). A typo in the first letter is not forgiven: it is how the
+    /// vocabulary is read, by the range of that letter.
     ///
     /// ```swift
     /// let pattern = FullTextPattern(matchingAllPrefixesIn: "columbia", toleratingTypos: true)!
@@ -81,6 +92,7 @@ public struct FullTextPattern: Sendable, Hashable {
         guard toleratesTypos else { return self }
         var vocabularies: [String: [String]] = [:]
         var alternatives: [[String]] = []
+        var beginsIndexedWord: [Bool] = []
         for word in words {
             let folded = Self.words(in: Folding.fold(word))
             // A word folding into several (rare: "½") matches exactly; so does one too short.
@@ -88,6 +100,7 @@ public struct FullTextPattern: Sendable, Hashable {
                   TypoDistance.allowedTypos(forLength: folded[0].unicodeScalars.count) > 0
             else {
                 alternatives.append([])
+                beginsIndexedWord.append(true)
                 continue
             }
             let typed = Array(folded[0].unicodeScalars)
@@ -100,17 +113,23 @@ public struct FullTextPattern: Sendable, Hashable {
                 vocabularies[key] = terms
             }
             var close: [(typos: Int, term: String)] = []
+            var begins = false
             for term in terms {
                 let candidate = Array(term.unicodeScalars)
-                guard !candidate.starts(with: typed),
-                      let typos = CatalogueSearch.fuzzyTypos(typed: typed, candidate: candidate)
-                else { continue }
+                if candidate.starts(with: typed) {
+                    begins = true
+                    continue
+                }
+                guard let typos = CatalogueSearch.fuzzyTypos(typed: typed, candidate: candidate) else { continue }
                 close.append((typos, term))
             }
             close.sort { ($0.typos, $0.term) < ($1.typos, $1.term) }
             alternatives.append(close.prefix(Self.typoAlternativeLimit).map(\.term))
+            beginsIndexedWord.append(begins)
         }
-        return FullTextPattern(words: words, columns: columns, toleratesTypos: true, typoAlternatives: alternatives)
+        return FullTextPattern(
+            words: words, columns: columns, toleratesTypos: true, typoAlternatives: alternatives,
+            beginsIndexedWord: beginsIndexedWord)
     }
 
     /// The most indexed words one typed word also matches with typos.
