@@ -194,9 +194,9 @@ struct QueryPlanTests {
     /// The names on the first page (`limit` rows) of a product search, and the virtual machine
     /// steps its statement took: the work done, whatever the machine's speed.
     static func productPage(
-        _ text: String, mode: MatchMode, limit: Int, in catalogue: Catalogue
+        _ text: String, scope: ProductScope = .all, mode: MatchMode, limit: Int, in catalogue: Catalogue
     ) throws -> (names: [String], steps: Int) {
-        var request = CatalogueSearch.products(matching: text, mode: mode)
+        var request = CatalogueSearch.products(matching: text, scope: scope, mode: mode)
         request.fetchLimit = limit
         return try catalogue.database.read { db in
             let sql = try db.resolvingTypos(in: request).selectSQL(in: SQLiteDialect())
@@ -239,8 +239,8 @@ struct QueryPlanTests {
         let kettles = (0..<5_000).map { Product(name: "Kettle \($0)", type: "kitchen") }
         let others = (0..<200).map { Product(name: "Copper kettle \($0)", type: "kitchen") }
         try catalogue.write { db in _ = try db.upsert(contentsOf: kettles + others) }
-        func page(_ text: String) throws -> (names: [String], steps: Int) {
-            try Self.productPage(text, mode: .fuzzy, limit: 20, in: catalogue)
+        func page(_ text: String, scope: ProductScope = .all) throws -> (names: [String], steps: Int) {
+            try Self.productPage(text, scope: scope, mode: .fuzzy, limit: 20, in: catalogue)
         }
         func folded(_ names: [String]) -> [String] {
             names.sorted { Folding.fold($0).utf8.lexicographicallyPrecedes(Folding.fold($1).utf8) }
@@ -251,10 +251,14 @@ struct QueryPlanTests {
         let typo = try page("kettel")
         #expect(typo.names == Array(folded(kettles.map(\.name)).prefix(20)))
         #expect(typo.steps < 5_000, "\(typo.steps) steps")
-        // With a second word, the names read may rarely match it: the matches are collected,
-        // and the page is the same as ever.
+        // With a second word, or a product type, the names read may rarely match: the matches
+        // are collected, and the page is the same as ever.
         let twoWords = try page("kettel 4999")
         #expect(twoWords.names == ["Kettle 4999"])
+        let ofType = try page("kettel", scope: .type("kitchen"))
+        #expect(ofType.names == typo.names)
+        #expect(ofType.steps > 10_000, "\(ofType.steps) steps: collected")
+        #expect(try page("kettel", scope: .type("garden")).names.isEmpty)
     }
 
     @Test("Fuzzy: the exact tiers, then one ordered read of the key index per word meant, then the bounded read; only the last arms sort")

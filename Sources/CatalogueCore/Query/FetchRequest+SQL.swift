@@ -207,7 +207,7 @@ extension FetchRequest {
         let exactPredicate = withTypos ? predicate.mappingFullText(\.exact) : predicate
         var arms: [TierArm] = [.wholeWords, .prefix] + OrderedReadPart.allCases.map(TierArm.otherExact)
         if withTypos { arms += tiers.typoStarts.map(TierArm.typoStart) + OrderedReadPart.allCases.map(TierArm.otherTypos) }
-        guard let (pattern, _) = predicate.fullTextConjunct else { throw FetchRequestError.relevanceWithoutFullText }
+        guard let (pattern, others) = predicate.fullTextConjunct else { throw FetchRequestError.relevanceWithoutFullText }
         func appendNotExact() throws {
             sql.append("NOT (")
             try dialect.appendFullTextMatch(pattern.exact, schema: schema, into: &sql)
@@ -284,11 +284,12 @@ extension FetchRequest {
                 tiers.appendWholeWords(start, into: &sql)
                 sql.append(") AND (")
                 try appendNotExact()
-                // One word: every name that begins with the word meant matches it, so the read
-                // stops at the page, and the dialect may check each row instead of collecting
-                // every match first (166,000 for "montreal" at 10,000,000 rows). With more words
-                // the names read may match the others rarely; their matches are collected.
-                compiler.fullTextCheck = pattern.words.count == 1 ? .perRow : .collectedPerRow
+                // One word and no other condition: every name that begins with the word meant
+                // matches, so the read stops at the page, and the dialect may check each row
+                // instead of collecting every match first (166,000 for "montreal" at 10,000,000
+                // rows). With more words or conditions (a product type), the names read may
+                // rarely match, and checking each of them would cost more than collecting.
+                compiler.fullTextCheck = pattern.words.count == 1 && others.isEmpty ? .perRow : .collectedPerRow
             case .otherTypos(let part):
                 try appendNotExact()
                 sql.append(" AND (")
