@@ -3,7 +3,7 @@ import Testing
 
 /// The part of change observation every engine shares: each stream gets every published change
 /// and what its watcher reports, and a stream that ends leaves nothing behind in the hub.
-@Suite("Change hub")
+@Suite("Change hub", .timeLimit(.minutes(1)))
 struct ChangeHubTests {
     /// A hub alive until the process exits, as an engine's is in `catalogue serve`. Under
     /// `--sanitize=address` this is what catches a weak reference to the hub in a stream's
@@ -58,10 +58,11 @@ struct ChangeHubTests {
         do {
             let hub = ChangeHub()
             weakHub = hub
-            var stream: AsyncThrowingStream<DatabaseChange, any Error>? = hub.stream(watchingElsewhere: { _ in })
-            #expect(hub.hasSubscribers)
-            _ = stream
-            stream = nil
+            do {
+                let stream = hub.stream(watchingElsewhere: { _ in })
+                #expect(hub.hasSubscribers)
+                withExtendedLifetime(stream) {}
+            }
             #expect(!hub.hasSubscribers)
         }
         #expect(weakHub == nil)

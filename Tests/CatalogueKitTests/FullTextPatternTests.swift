@@ -38,6 +38,7 @@ struct FullTextPatternTests {
     func noPattern(text: String) {
         #expect(FullTextPattern(matchingAllPrefixesIn: text) == nil)
     }
+
     /// The vocabulary of a small index, read by first letter as the engines read theirs.
     static func vocabulary(_ terms: [String]) -> (String) -> [String] {
         { first in terms.filter { $0.hasPrefix(first) } }
