@@ -11,8 +11,11 @@ public enum PostgresResources {
     public static let migrations: [Migration] = EmbeddedResources.files
         .filter { $0.path.hasPrefix("migrations/postgres/") }
         .map { file in
-            // EmbedResourcesPlugin refuses a badly named migration file at build time.
-            try! Migration(fileName: String(file.path.dropFirst("migrations/postgres/".count)), sql: file.contents)
+            // EmbedResourcesPlugin refuses a badly named migration file at build time and hashes
+            // every file it embeds.
+            try! Migration(
+                fileName: String(file.path.dropFirst("migrations/postgres/".count)), sql: file.contents,
+                checksum: EmbeddedResources.sha256[file.path]!)
         }
 }
 #endif

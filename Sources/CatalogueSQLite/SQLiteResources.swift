@@ -12,9 +12,11 @@ public enum SQLiteResources {
         EmbeddedResources.files
             .filter { $0.path.hasPrefix("migrations/") }
             .map { file in
-                // EmbedResourcesPlugin refuses a badly named migration file at build time, so
-                // this cannot fail at run time.
-                try! Migration(fileName: String(file.path.dropFirst("migrations/".count)), sql: file.contents)
+                // EmbedResourcesPlugin refuses a badly named migration file at build time and
+                // hashes every file it embeds, so this cannot fail at run time.
+                try! Migration(
+                    fileName: String(file.path.dropFirst("migrations/".count)), sql: file.contents,
+                    checksum: EmbeddedResources.sha256[file.path]!)
             }
     }()
 }

@@ -15,14 +15,30 @@ public struct Migration: Sendable, Hashable {
 
     /// A migration with an explicit identifier.
     public init(identifier: String, sql: String) {
-        self.identifier = identifier
-        self.sql = sql
-        self.checksum = SHA256.hexDigest(of: Array(sql.utf8))
+        self.init(identifier: identifier, sql: sql, checksum: SHA256.hexDigest(of: Array(sql.utf8)))
     }
 
     /// A migration from a file named `NNNN_name.sql` (four or more digits, an underscore, a name
     /// of letters, digits and underscores).
     public init(fileName: String, sql: String) throws {
+        self.init(identifier: try Self.identifier(fileName: fileName), sql: sql)
+    }
+
+    /// A migration from a file named `NNNN_name.sql` whose checksum, the SHA-256 of `sql` as 64
+    /// lowercase hexadecimal digits, was computed beforehand: at build time, for the migrations a
+    /// binary embeds, so that opening a database does not hash them again.
+    package init(fileName: String, sql: String, checksum: String) throws {
+        self.init(identifier: try Self.identifier(fileName: fileName), sql: sql, checksum: checksum)
+    }
+
+    private init(identifier: String, sql: String, checksum: String) {
+        self.identifier = identifier
+        self.sql = sql
+        self.checksum = checksum
+    }
+
+    /// The identifier of the migration file `fileName`: its name without `.sql`.
+    private static func identifier(fileName: String) throws -> String {
         guard fileName.hasSuffix(".sql") else {
             throw MigrationError.badFileName(fileName)
         }
@@ -33,7 +49,7 @@ public struct Migration: Sendable, Hashable {
         else {
             throw MigrationError.badFileName(fileName)
         }
-        self.init(identifier: identifier, sql: sql)
+        return identifier
     }
 }
 

@@ -1,0 +1,1 @@
+../../Sources/DatabaseCore/SHA256.swift
