@@ -38,7 +38,7 @@ struct BrowseCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalogue = try global.openCatalogue(access: .readOnly)
+        let catalogue = try global.openCatalogue(access: .readOnly, concurrentReads: false)
         try browse(entity.recordType, in: catalogue)
     }
 

@@ -31,7 +31,7 @@ struct ExportCommand: ParsableCommand {
     var format: RecordFileFormat = .csv
 
     func run() throws {
-        let catalogue = try global.openCatalogue(access: .readOnly)
+        let catalogue = try global.openCatalogue(access: .readOnly, concurrentReads: false)
         _ = try standardOutput.withExportOutput { output in
             try catalogue.exportRecords(entity.recordType, format: format, to: output)
         }

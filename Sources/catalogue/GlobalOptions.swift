@@ -29,10 +29,11 @@ struct GlobalOptions: ParsableArguments {
 
     /// Opens the catalogue: `.readOnly` for the commands that only read (an existing file is
     /// never written, a missing one is created), `.readWrite` for import. A write waits for
-    /// another writer up to `writeLockTimeout` (nil: as long as it takes).
-    func openCatalogue(access: CatalogueAccess, writeLockTimeout: Duration? = nil) throws -> Catalogue {
+    /// another writer up to `writeLockTimeout` (nil: as long as it takes). `concurrentReads`
+    /// gives reads connections of their own (see ``CatalogueLocation/open(access:writeLockTimeout:concurrentReads:)``).
+    func openCatalogue(access: CatalogueAccess, writeLockTimeout: Duration? = nil, concurrentReads: Bool = true) throws -> Catalogue {
         DatabaseInUse.path.withLock { $0 = location.path }
-        let catalogue = try location.open(access: access, writeLockTimeout: writeLockTimeout)
+        let catalogue = try location.open(access: access, writeLockTimeout: writeLockTimeout, concurrentReads: concurrentReads)
         DatabaseInUse.catalogue.withLock { $0 = catalogue }
         return catalogue
     }

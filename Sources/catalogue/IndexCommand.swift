@@ -29,7 +29,7 @@ struct IndexCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalogue = try global.openCatalogue(access: .readOnly)
+        let catalogue = try global.openCatalogue(access: .readOnly, concurrentReads: false)
         let sections = try sections(of: entity.recordType, in: catalogue)
         switch format {
         case .table:

@@ -75,7 +75,7 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalogue = try global.openCatalogue(access: .readOnly)
+        let catalogue = try global.openCatalogue(access: .readOnly, concurrentReads: false)
         try search(entity.recordType, in: catalogue)
     }
 

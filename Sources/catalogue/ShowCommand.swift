@@ -56,7 +56,7 @@ struct ShowCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalogue = try global.openCatalogue(access: .readOnly)
+        let catalogue = try global.openCatalogue(access: .readOnly, concurrentReads: false)
         try show(resolvedEntity.recordType, in: catalogue)
     }
 
