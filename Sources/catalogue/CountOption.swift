@@ -2,7 +2,7 @@ import ArgumentParser
 import CatalogueKit
 
 /// `--count`: how far `catalogue search` counts its matches for the table's last line.
-enum CountOption: String, CaseIterable, ExpressibleByArgument {
+enum CountOption: String, CaseIterable, ArgumentChoices {
     /// Stop at 1,000: "50 of more than 1,000 shown". A keystroke never waits for a full count.
     case capped
     /// Count every match: "50 of 1,000,000 shown".

@@ -39,5 +39,5 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-extension CatalogueEntity: ExpressibleByArgument {}
-extension MatchMode: ExpressibleByArgument {}
+extension CatalogueEntity: ArgumentChoices {}
+extension MatchMode: ArgumentChoices {}

@@ -165,8 +165,8 @@ struct ImportReportError: Error, CustomStringConvertible {
     }
 }
 
-extension RecordFileFormat: ExpressibleByArgument {}
-extension ImportErrorPolicy: ExpressibleByArgument {}
+extension RecordFileFormat: ArgumentChoices {}
+extension ImportErrorPolicy: ArgumentChoices {}
 
 extension String {
     /// Two decimals: 0.014 → "0.01".

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// How a command prints records.
-enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+enum OutputFormat: String, CaseIterable, ArgumentChoices {
     /// Aligned columns for people, ending with "N items found".
     case table
     /// A JSON array of objects.

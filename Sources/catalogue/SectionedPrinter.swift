@@ -2,7 +2,7 @@ import ArgumentParser
 import CatalogueKit
 
 /// How `browse` and `index` print.
-enum SectionedOutputFormat: String, CaseIterable, ExpressibleByArgument {
+enum SectionedOutputFormat: String, CaseIterable, ArgumentChoices {
     case table
     case json
 }

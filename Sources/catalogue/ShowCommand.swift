@@ -90,7 +90,7 @@ struct ShowCommand: ParsableCommand {
 }
 
 /// Output formats of `catalogue show`.
-enum ShowFormat: String, CaseIterable, ExpressibleByArgument {
+enum ShowFormat: String, CaseIterable, ArgumentChoices {
     /// A detail view for people.
     case table
     /// One JSON object.
