@@ -158,6 +158,30 @@ public struct SQLiteDialect: SQLDialect {
         sql.append("))")
     }
 
+    /// `(SELECT count(*) FROM table_fts WHERE table_fts MATCH ?)`, or with `limit`
+    /// ``appendMatchCount(_:schema:stoppingAfter:into:)``: the FTS5 index holds a row for every
+    /// record (the table's triggers keep it so), so its matches are the records' and no record
+    /// row is read. A cold count of `"lamp"*` at 1,000,000 products stopping at 1,001 reads
+    /// 1,001 scattered rows through the join (4.8 ms against 1.7 ms); an exact one, 22,260
+    /// (38.7 against 3.0 ms).
+    public func appendIndexOnlyMatchCount(
+        _ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int?, into sql: inout SQLBuilder
+    ) throws -> Bool {
+        if let limit {
+            try appendMatchCount(pattern, schema: schema, stoppingAfter: limit, into: &sql)
+            return true
+        }
+        let fts = try fullTextTable(schema)
+        sql.append("(SELECT count(*) FROM ")
+        sql.append(fts)
+        sql.append(" WHERE ")
+        sql.append(fts)
+        sql.append(" MATCH ")
+        sql.bind(.text(pattern.fts5Pattern))
+        sql.append(")")
+        return true
+    }
+
     /// For a tier of relevance read in the key's order, so that SQLite keeps reading the key's
     /// index in order and stops at the page:
     /// - when the pattern is cheap to check for one row (``checksCheaplyPerRow(_:)``), `EXISTS

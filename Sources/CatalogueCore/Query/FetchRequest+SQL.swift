@@ -24,6 +24,7 @@ extension FetchRequest {
     /// `SELECT count(*)` of the records the predicate matches (ignoring limit and offset).
     public func countSQL(in dialect: some SQLDialect) throws -> SQLFragment {
         var sql = SQLBuilder(dialect: dialect)
+        if try appendIndexOnlyCount(stoppingAfter: nil, dialect: dialect, into: &sql) { return sql.fragment() }
         sql.append("SELECT count(*)")
         try appendFromWhere(dialect: dialect, into: &sql)
         return sql.fragment()
@@ -38,12 +39,28 @@ extension FetchRequest {
     /// ```
     public func countSQL(in dialect: some SQLDialect, stoppingAfter limit: Int) throws -> SQLFragment {
         var sql = SQLBuilder(dialect: dialect)
+        if try appendIndexOnlyCount(stoppingAfter: limit, dialect: dialect, into: &sql) { return sql.fragment() }
         sql.append("SELECT count(*) FROM (SELECT 1")
         try appendFromWhere(dialect: dialect, into: &sql)
         sql.append(" LIMIT ")
         sql.bind(.integer(Int64(max(0, limit))))
         sql.append(") AS counted")
         return sql.fragment()
+    }
+
+    /// `SELECT` and the dialect's count through the full-text index alone, when the predicate
+    /// is a full-text match and nothing else and the dialect counts so
+    /// (``SQLDialect/appendIndexOnlyMatchCount(_:schema:stoppingAfter:into:)``); false, with
+    /// nothing appended, otherwise.
+    private func appendIndexOnlyCount(stoppingAfter limit: Int?, dialect: some SQLDialect, into sql: inout SQLBuilder) throws -> Bool {
+        guard R.schema.fullTextTable != nil, let (pattern, others) = predicate.fullTextConjunct, others.isEmpty else { return false }
+        var count = SQLBuilder(dialect: dialect)
+        count.append("SELECT ")
+        guard try dialect.appendIndexOnlyMatchCount(pattern, schema: R.schema, stoppingAfter: limit.map { max(0, $0) }, into: &count) else {
+            return false
+        }
+        sql = count
+        return true
     }
 
     /// ` FROM table WHERE predicate`, the part every count and page in id order shares. When

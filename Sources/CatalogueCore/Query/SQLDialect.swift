@@ -104,6 +104,19 @@ public protocol SQLDialect: Sendable {
     /// try dialect.appendMatchCount(pattern, schema: Product.schema, stoppingAfter: 50_000, into: &sql)
     /// ```
     func appendMatchCount(_ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int, into sql: inout SQLBuilder) throws
+    /// Appends a scalar subquery that counts the records matching the full-text `pattern` (and
+    /// nothing else) through the full-text index alone, without reading their rows: at most
+    /// `limit`, or every match when `limit` is nil; returns true. Where the index is not a
+    /// table of its own, appends nothing and returns false (the default), and the count reads
+    /// the record table.
+    ///
+    /// ```swift
+    /// // SQLite, no limit: (SELECT count(*) FROM product_fts WHERE product_fts MATCH ?)
+    /// let appended = try dialect.appendIndexOnlyMatchCount(pattern, schema: Product.schema, stoppingAfter: nil, into: &sql)
+    /// ```
+    func appendIndexOnlyMatchCount(
+        _ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int?, into sql: inout SQLBuilder
+    ) throws -> Bool
     /// Whether relevance tiers (``RelevanceTiers``) are written as the arms of a `UNION ALL`,
     /// which the engine runs in order and stops once it has the page (SQLite), rather than as
     /// an `ORDER BY CASE …` over every match. False by default.
@@ -160,6 +173,12 @@ extension SQLDialect {
         sql.append(" LIMIT ")
         sql.bind(.integer(Int64(limit)))
         sql.append(") AS catalogue_matched)")
+    }
+
+    public func appendIndexOnlyMatchCount(
+        _ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int?, into sql: inout SQLBuilder
+    ) throws -> Bool {
+        false
     }
 
     public var ranksTiersByUnion: Bool { false }
