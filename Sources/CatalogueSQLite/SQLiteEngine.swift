@@ -298,7 +298,8 @@ public final class SQLiteEngine: CatalogueEngine {
 
     // MARK: - Opening
 
-    /// Registers `catalogue_fold(text, options)`, which queries use for columns without a key.
+    /// Registers `catalogue_fold(text, options)`, which queries use for columns without a key,
+    /// `catalogue_matches` (MATCHES) and `catalogue_in_matches` (``FullTextMembership``).
     static func registerFunctions(on connection: Connection) throws {
         try connection.registerFunction(SQLiteDialect.foldFunctionName, argumentCount: 2) { arguments in
             guard case .text(let text) = arguments[0] else { return arguments[0].isNull ? .null : arguments[0] }
@@ -306,5 +307,6 @@ public final class SQLiteEngine: CatalogueEngine {
             return .text(Folding.fold(text, options: ComparisonOptions(rawValue: Int(options))))
         }
         try SQLiteRegularExpressions.register(on: connection)
+        try connection.registerFullTextMembership()
     }
 }

@@ -104,7 +104,7 @@ struct SortDescriptorTests {
             + "LIMIT 1 OFFSET CASE WHEN (SELECT matches FROM catalogue_match_count) >= ? "), "\(sql.sql)")
         #expect(sql.sql.contains(" AS bound) SELECT * FROM (SELECT * FROM (SELECT country.id, "))
         #expect(sql.sql.components(separatedBy: " UNION ALL ").count == 5)
-        #expect(sql.sql.contains(" WHERE (country.name_key >= ? AND country.name_key < ? AND (country.name_key = ? OR country.name_key >= ?)) AND ((+country.id IN (SELECT rowid FROM country_fts WHERE country_fts MATCH ?)) AND (country.continent = ?)) ORDER BY country.name_key, country.name, country.id LIMIT ?)"))
+        #expect(sql.sql.contains(" WHERE (country.name_key >= ? AND country.name_key < ? AND (country.name_key = ? OR country.name_key >= ?)) AND ((catalogue_in_matches(country.id, 'country_fts', ?)) AND (country.continent = ?)) ORDER BY country.name_key, country.name, country.id LIMIT ?)"))
         #expect(sql.sql.hasSuffix(") LIMIT ? OFFSET ?"))
         let bound: [DatabaseValue] = [
             .text("\"island\"*"), .integer(50_000), .integer(50_000), .integer(219_999), .integer(19_999),

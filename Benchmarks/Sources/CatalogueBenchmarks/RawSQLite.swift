@@ -11,6 +11,9 @@ final class RawSQLite {
             throw DatabaseError(code: .SQLITE_CANTOPEN, message: "raw open \(path)")
         }
         handle = db
+        // The library's SQL checks a row's full-text match with catalogue_in_matches: the raw
+        // anchor runs the same SQL, so it has the same function.
+        FullTextMembership.register(on: db)
     }
 
     deinit {

@@ -113,6 +113,12 @@ struct SearchEngines {
         raw = try RawSQLite(path: data.path)
         var grdbConfiguration = GRDB.Configuration()
         grdbConfiguration.readonly = true
+        grdbConfiguration.prepareDatabase { db in
+            // The same SQL needs the library's catalogue_in_matches (FullTextMembership).
+            guard let handle = db.sqliteConnection, FullTextMembership.register(on: handle) == 0 else {
+                throw GRDB.DatabaseError(message: "cannot register \(FullTextMembership.functionName)")
+            }
+        }
         grdb = try GRDB.DatabaseQueue(path: data.path, configuration: grdbConfiguration)
     }
 
