@@ -213,7 +213,7 @@ public struct SQLiteDialect: SQLDialect {
     /// are collected once, when the first row is checked, and each row is looked up among
     /// them; SQLite keeps reading the other index in order (a function cannot drive a lookup by
     /// id). It answers as `+table.id IN (SELECT rowid FROM table_fts WHERE table_fts MATCH ?)`
-    /// would, at a tenth of the cost per match and per row.
+    /// would, at a fraction of the cost per match and per row.
     /// A table whose name is not a plain identifier (``FullTextMembership/isPlainIdentifier(_:)``)
     /// gets the `IN` list.
     public func appendCollectedFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
