@@ -74,11 +74,7 @@ public struct SQLiteDialect: SQLDialect {
            let pattern = SQLiteTrigramIndex.matchPattern(for: needle) {
             sql.append(index.qualifiedID)
             sql.append(" IN (SELECT rowid FROM ")
-            sql.append(index.table)
-            sql.append(" WHERE ")
-            sql.append(index.table)
-            sql.append(" MATCH ")
-            sql.bind(.text(pattern))
+            Self.appendMatches(in: index.table, pattern, into: &sql)
             sql.append(") AND ")
         }
         sql.append("instr(")
@@ -134,11 +130,7 @@ public struct SQLiteDialect: SQLDialect {
         let fts = try fullTextTable(schema)
         sql.append(schema.qualifiedID)
         sql.append(" IN (SELECT rowid FROM ")
-        sql.append(fts)
-        sql.append(" WHERE ")
-        sql.append(fts)
-        sql.append(" MATCH ")
-        sql.bind(.text(pattern.fts5Pattern))
+        Self.appendMatches(in: fts, pattern.fts5Pattern, into: &sql)
         sql.append(")")
     }
 
@@ -149,11 +141,7 @@ public struct SQLiteDialect: SQLDialect {
     ) throws {
         let fts = try fullTextTable(schema)
         sql.append("(SELECT count(*) FROM (SELECT 1 FROM ")
-        sql.append(fts)
-        sql.append(" WHERE ")
-        sql.append(fts)
-        sql.append(" MATCH ")
-        sql.bind(.text(pattern.fts5Pattern))
+        Self.appendMatches(in: fts, pattern.fts5Pattern, into: &sql)
         sql.append(" LIMIT ")
         sql.bind(.integer(Int64(limit)))
         sql.append("))")
@@ -172,13 +160,8 @@ public struct SQLiteDialect: SQLDialect {
             try appendMatchCount(pattern, schema: schema, stoppingAfter: limit, into: &sql)
             return true
         }
-        let fts = try fullTextTable(schema)
         sql.append("(SELECT count(*) FROM ")
-        sql.append(fts)
-        sql.append(" WHERE ")
-        sql.append(fts)
-        sql.append(" MATCH ")
-        sql.bind(.text(pattern.fts5Pattern))
+        Self.appendMatches(in: try fullTextTable(schema), pattern.fts5Pattern, into: &sql)
         sql.append(")")
         return true
     }
@@ -197,11 +180,7 @@ public struct SQLiteDialect: SQLDialect {
             return try appendCollectedFullTextCheck(pattern, schema: schema, into: &sql)
         }
         sql.append("EXISTS (SELECT 1 FROM ")
-        sql.append(fts)
-        sql.append(" WHERE ")
-        sql.append(fts)
-        sql.append(" MATCH ")
-        sql.bind(.text(pattern.fts5Pattern))
+        Self.appendMatches(in: fts, pattern.fts5Pattern, into: &sql)
         sql.append(" AND ")
         sql.append(fts)
         sql.append(".rowid = ")
@@ -302,11 +281,7 @@ public struct SQLiteDialect: SQLDialect {
     public func appendMatchSource(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws -> String {
         let fts = try fullTextTable(schema)
         sql.append("(SELECT rowid AS catalogue_match_id FROM ")
-        sql.append(fts)
-        sql.append(" WHERE ")
-        sql.append(fts)
-        sql.append(" MATCH ")
-        sql.bind(.text(pattern.fts5Pattern))
+        Self.appendMatches(in: fts, pattern.fts5Pattern, into: &sql)
         sql.append(") AS catalogue_matches JOIN ")
         sql.append(schema.table)
         sql.append(" ON ")
@@ -319,6 +294,16 @@ public struct SQLiteDialect: SQLDialect {
     /// The column itself: SQLite's rows give its first character without making a string.
     public func sectionExpression(_ qualifiedColumn: String) -> String {
         qualifiedColumn
+    }
+
+    /// `table WHERE table MATCH ?`, `pattern` bound: how every read of an FTS5 table's matches
+    /// names its source and condition.
+    private static func appendMatches(in table: String, _ pattern: String, into sql: inout SQLBuilder) {
+        sql.append(table)
+        sql.append(" WHERE ")
+        sql.append(table)
+        sql.append(" MATCH ")
+        sql.bind(.text(pattern))
     }
 
     private func fullTextTable(_ schema: RecordSchema) throws -> String {
