@@ -3,7 +3,8 @@ import CSQLite
 /// `catalogue_in_matches(id, 'table_fts', pattern)`: 1 when `id` is among the rowids the FTS5
 /// table `table_fts` matches for `pattern`, 0 when not, NULL for a NULL id. Registered on a
 /// connection by ``Connection/registerFullTextMembership()`` (the catalogue's connections all
-/// have it).
+/// have it), with the functions that collect a statement's matches once for several of its
+/// parts (``collectFunctionName``, ``collectedCountFunctionName``).
 ///
 /// It answers what `+id IN (SELECT rowid FROM table_fts WHERE table_fts MATCH ?)` answers, for a
 /// statement that reads another index in order and checks each row: the matches are collected
@@ -16,66 +17,170 @@ import CSQLite
 /// (22,260 matches, 11,529 keys read in order) ran 102 M instructions in the sqlite3 shell with
 /// the `IN` list and 68 M with this function.
 ///
-/// Like any function of the connection, it is never used in the schema (it is registered
-/// `SQLITE_DIRECTONLY`), so the file stays readable by other SQLite tools.
+/// A statement that also counts the matches collects them once for the count and every check:
+///
+/// ```sql
+/// WITH s AS MATERIALIZED (SELECT catalogue_collect_matches('product_fts', ?1) AS collected),
+///      c AS MATERIALIZED (SELECT catalogue_collected_count(collected, 'product_fts', ?1) AS matches, collected FROM s)
+/// SELECT … WHERE catalogue_in_matches(product.id, 'product_fts', ?1, (SELECT collected FROM c)) …
+/// ```
+///
+/// Like any function of the connection, these are never used in the schema (they are
+/// registered `SQLITE_DIRECTONLY`), so the file stays readable by other SQLite tools.
 ///
 /// ```swift
 /// let matched: Int? = try db.scalar(
 ///     "SELECT catalogue_in_matches(?, 'product_fts', ?)", [42, "\"lamp\"*"])
 /// ```
 public enum FullTextMembership {
-    /// The function's name in SQL.
+    /// The membership function's name in SQL: `catalogue_in_matches(id, 'table_fts', pattern)`,
+    /// and `catalogue_in_matches(id, 'table_fts', pattern, set)` to look rows up in the set
+    /// numbered `set` by ``collectFunctionName`` (the same table and pattern; when the set is
+    /// gone, it collects the matches itself).
     public static let functionName = "catalogue_in_matches"
 
-    /// Registers ``functionName`` on a raw `sqlite3` connection handle, for a tool that runs the
-    /// library's SQL on a handle of its own. Returns SQLite's result code.
+    /// `catalogue_collect_matches('table_fts', pattern)`: collects the rowids `table_fts` matches
+    /// for `pattern` and returns a number for them, new on the connection, which
+    /// ``functionName``'s four-argument form and ``collectedCountFunctionName`` take. The set
+    /// lives as long as the call's statement is not reset; called again in the same execution
+    /// (the same literal or bound pattern), it returns the same number without collecting again.
+    public static let collectFunctionName = "catalogue_collect_matches"
+
+    /// `catalogue_collected_count(set, 'table_fts', pattern)`: how many rowids the set numbered
+    /// `set` holds (``collectFunctionName``); when the set is gone, the matches counted again.
+    public static let collectedCountFunctionName = "catalogue_collected_count"
+
+    /// Registers ``functionName`` (both forms), ``collectFunctionName`` and
+    /// ``collectedCountFunctionName`` on a raw `sqlite3` connection handle, for a tool that runs
+    /// the library's SQL on a handle of its own. Returns SQLite's result code.
     ///
     /// ```swift
     /// let code = FullTextMembership.register(on: handle)  // SQLITE_OK
     /// ```
     @discardableResult
     public static func register(on handle: OpaquePointer) -> Int32 {
-        sqlite3_create_function_v2(
-            handle, functionName, 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, nil,
+        let sets = CollectedMatchSets()
+        let flags = SQLITE_UTF8 | SQLITE_DIRECTONLY
+        var code = sqlite3_create_function_v2(
+            handle, functionName, 3, flags | SQLITE_DETERMINISTIC, nil,
             { context, _, values in
                 guard let context, let values else { return }
-                FullTextMembership.answer(context, id: values[0], table: values[1], pattern: values[2])
+                FullTextMembership.answer(context, id: values[0], table: values[1], pattern: values[2], set: nil)
             },
             nil, nil, nil)
+        guard code == SQLITE_OK else { return code }
+        // Each registration holds a reference to the sets, which SQLite gives back when it drops
+        // the function (with the connection).
+        code = sqlite3_create_function_v2(
+            handle, functionName, 4, flags | SQLITE_DETERMINISTIC, sets.retainedPointer(),
+            { context, _, values in
+                guard let context, let values else { return }
+                FullTextMembership.answer(context, id: values[0], table: values[1], pattern: values[2], set: values[3])
+            },
+            nil, nil, { CollectedMatchSets.release($0) })
+        guard code == SQLITE_OK else { return code }
+        code = sqlite3_create_function_v2(
+            handle, collectFunctionName, 2, flags, sets.retainedPointer(),
+            { context, _, values in
+                guard let context, let values else { return }
+                FullTextMembership.collectSet(context, table: values[0], pattern: values[1])
+            },
+            nil, nil, { CollectedMatchSets.release($0) })
+        guard code == SQLITE_OK else { return code }
+        return sqlite3_create_function_v2(
+            handle, collectedCountFunctionName, 3, flags, sets.retainedPointer(),
+            { context, _, values in
+                guard let context, let values else { return }
+                FullTextMembership.count(context, set: values[0], table: values[1], pattern: values[2])
+            },
+            nil, nil, { CollectedMatchSets.release($0) })
     }
 
-    /// Index of the pattern among the function's arguments: its auxiliary data is the
+    /// Index of the pattern among ``functionName``'s arguments: its auxiliary data is the
     /// collected matches.
-    private static let patternArgument: Int32 = 2
+    private static let membershipPatternArgument: Int32 = 2
+    /// Index of the pattern among ``collectFunctionName``'s arguments: its auxiliary data is the
+    /// set it collected.
+    private static let collectPatternArgument: Int32 = 1
 
-    private static func answer(_ context: OpaquePointer, id: OpaquePointer?, table: OpaquePointer?, pattern: OpaquePointer?) {
+    private static func answer(
+        _ context: OpaquePointer, id: OpaquePointer?, table: OpaquePointer?, pattern: OpaquePointer?, set: OpaquePointer?
+    ) {
         guard sqlite3_value_type(id) != SQLITE_NULL else {
             sqlite3_result_null(context)
             return
         }
         let matches: CollectedMatches
-        if let kept = sqlite3_get_auxdata(context, patternArgument) {
+        if let kept = sqlite3_get_auxdata(context, membershipPatternArgument) {
             matches = Unmanaged<CollectedMatches>.fromOpaque(kept).takeUnretainedValue()
         } else {
-            guard let collected = collect(context, table: table, pattern: pattern) else { return }
-            matches = collected
+            guard let name = tableName(context, table, of: functionName) else { return }
+            if let set, sqlite3_value_type(set) == SQLITE_INTEGER, let userData = sqlite3_user_data(context),
+               let collected = CollectedMatchSets.from(userData).matches(
+                   sqlite3_value_int64(set), table: name, pattern: text(of: pattern)) {
+                matches = collected
+            } else {
+                guard let collected = collect(context, table: name, pattern: pattern) else { return }
+                matches = collected
+            }
             // SQLite owns the retained reference from here on, and may release it at once
             // (then the next row collects again); `matches` stays alive for this row.
-            sqlite3_set_auxdata(context, patternArgument, Unmanaged.passRetained(collected).toOpaque()) { kept in
+            sqlite3_set_auxdata(context, membershipPatternArgument, Unmanaged.passRetained(matches).toOpaque()) { kept in
                 if let kept { Unmanaged<CollectedMatches>.fromOpaque(kept).release() }
             }
         }
         sqlite3_result_int(context, matches.contains(sqlite3_value_int64(id)) ? 1 : 0)
     }
 
-    /// The rowids `table` matches for `pattern`, in ascending order, read on the connection
-    /// running the statement (so in its transaction); nil, with the call's result set to the
-    /// error, when the table name is not a plain identifier or the query fails.
-    private static func collect(_ context: OpaquePointer, table: OpaquePointer?, pattern: OpaquePointer?) -> CollectedMatches? {
-        guard let name = sqlite3_value_text(table).map({ String(cString: $0) }), isPlainIdentifier(name) else {
-            sqlite3_result_error(context, "\(functionName): the second argument must name an FTS5 table", -1)
+    private static func collectSet(_ context: OpaquePointer, table: OpaquePointer?, pattern: OpaquePointer?) {
+        guard let name = tableName(context, table, of: collectFunctionName), let userData = sqlite3_user_data(context) else { return }
+        let sets = CollectedMatchSets.from(userData)
+        let patternText = text(of: pattern)
+        if let kept = sqlite3_get_auxdata(context, collectPatternArgument) {
+            let matches = Unmanaged<CollectedMatches>.fromOpaque(kept).takeUnretainedValue()
+            if sets.matches(matches.setID, table: name, pattern: patternText) === matches {
+                sqlite3_result_int64(context, matches.setID)
+                return
+            }
+        }
+        guard let matches = collect(context, table: name, pattern: pattern) else { return }
+        let id = sets.add(matches, table: name, pattern: patternText)
+        // The call's auxiliary data keeps the set alive until the statement is reset; the sets
+        // hold it weakly.
+        sqlite3_set_auxdata(context, collectPatternArgument, Unmanaged.passRetained(matches).toOpaque()) { kept in
+            if let kept { Unmanaged<CollectedMatches>.fromOpaque(kept).release() }
+        }
+        sqlite3_result_int64(context, id)
+    }
+
+    private static func count(_ context: OpaquePointer, set: OpaquePointer?, table: OpaquePointer?, pattern: OpaquePointer?) {
+        guard let name = tableName(context, table, of: collectedCountFunctionName), let userData = sqlite3_user_data(context) else { return }
+        if sqlite3_value_type(set) == SQLITE_INTEGER,
+           let matches = CollectedMatchSets.from(userData).matches(sqlite3_value_int64(set), table: name, pattern: text(of: pattern)) {
+            sqlite3_result_int64(context, Int64(matches.ids.count))
+        } else if let matches = collect(context, table: name, pattern: pattern) {
+            sqlite3_result_int64(context, Int64(matches.ids.count))
+        }
+    }
+
+    /// The table argument of `function`, when it is a plain identifier; nil, with the call's
+    /// result set to an error, when not.
+    private static func tableName(_ context: OpaquePointer, _ table: OpaquePointer?, of function: String) -> String? {
+        guard let name = text(of: table), isPlainIdentifier(name) else {
+            sqlite3_result_error(context, "\(function): the table argument must name an FTS5 table", -1)
             return nil
         }
+        return name
+    }
+
+    private static func text(of value: OpaquePointer?) -> String? {
+        sqlite3_value_text(value).map { String(cString: $0) }
+    }
+
+    /// The rowids `table` matches for `pattern`, in ascending order, read on the connection
+    /// running the statement (so in its transaction); nil, with the call's result set to the
+    /// error, when the query fails.
+    private static func collect(_ context: OpaquePointer, table name: String, pattern: OpaquePointer?) -> CollectedMatches? {
         guard let db = sqlite3_context_db_handle(context) else { return nil }
         let sql = "SELECT rowid FROM \"\(name)\" WHERE \"\(name)\" MATCH ?1 ORDER BY rowid"
         var statement: OpaquePointer?
@@ -98,7 +203,7 @@ public enum FullTextMembership {
         return CollectedMatches(ids)
     }
 
-    /// Whether the function takes `name` as its table: letters, digits and underscores, not
+    /// Whether the functions take `name` as their table: letters, digits and underscores, not
     /// starting with a digit (quoted as an identifier without escaping). The catalogue's FTS5
     /// tables are named so.
     ///
@@ -115,28 +220,8 @@ public enum FullTextMembership {
     }
 }
 
-/// The matches of one call site of ``FullTextMembership``, ascending.
-private final class CollectedMatches {
-    let ids: [Int64]
-
-    init(_ ids: [Int64]) {
-        self.ids = ids
-    }
-
-    /// Binary search.
-    func contains(_ id: Int64) -> Bool {
-        var low = 0
-        var high = ids.count
-        while low < high {
-            let middle = (low + high) / 2
-            if ids[middle] < id { low = middle + 1 } else { high = middle }
-        }
-        return low < ids.count && ids[low] == id
-    }
-}
-
 extension Connection {
-    /// Registers ``FullTextMembership/functionName`` on this connection.
+    /// Registers ``FullTextMembership``'s functions on this connection.
     ///
     /// ```swift
     /// try db.registerFullTextMembership()

@@ -95,19 +95,20 @@ struct SortDescriptorTests {
             predicate: .fullText(pattern) && .equals("continent", "Europe"), sortDescriptors: [.relevance] + FetchSortDescriptor.byName)
         // Relevance then a folded key: the tiers of RelevanceTiers, as UNION ALL arms (the
         // third in three parts: NULL keys, the first keys read in order, the keys beyond), after
-        // the count of the matches and the bound of the third tier's ordered read, each computed
-        // once for its parts.
+        // the matches (collected once, and counted) and the bound of the third tier's ordered
+        // read, each computed once for its parts; the rows' checks look up the collected matches.
         let sql = try request.selectSQL()
-        #expect(sql.sql.hasPrefix("WITH catalogue_match_count AS MATERIALIZED (SELECT (SELECT count(*) FROM (SELECT 1 FROM "
-            + "country_fts WHERE country_fts MATCH ? LIMIT ?)) AS matches), catalogue_bound AS MATERIALIZED (SELECT "
-            + "coalesce((SELECT country.name_key FROM country WHERE country.name_key IS NOT NULL ORDER BY country.name_key "
-            + "LIMIT 1 OFFSET CASE WHEN (SELECT matches FROM catalogue_match_count) >= ? "), "\(sql.sql)")
+        #expect(sql.sql.hasPrefix("WITH catalogue_match_count_set AS MATERIALIZED (SELECT catalogue_collect_matches("
+            + "'country_fts', ?) AS collected), catalogue_match_count AS MATERIALIZED (SELECT catalogue_collected_count("
+            + "collected, 'country_fts', ?) AS matches, collected FROM catalogue_match_count_set), catalogue_bound AS "
+            + "MATERIALIZED (SELECT coalesce((SELECT country.name_key FROM country WHERE country.name_key IS NOT NULL ORDER "
+            + "BY country.name_key LIMIT 1 OFFSET CASE WHEN (SELECT matches FROM catalogue_match_count) >= ? "), "\(sql.sql)")
         #expect(sql.sql.contains(" AS bound) SELECT * FROM (SELECT * FROM (SELECT country.id, "))
         #expect(sql.sql.components(separatedBy: " UNION ALL ").count == 5)
-        #expect(sql.sql.contains(" WHERE (country.name_key >= ? AND country.name_key < ? AND (country.name_key = ? OR country.name_key >= ?)) AND ((catalogue_in_matches(country.id, 'country_fts', ?)) AND (country.continent = ?)) ORDER BY country.name_key, country.name, country.id LIMIT ?)"))
+        #expect(sql.sql.contains(" WHERE (country.name_key >= ? AND country.name_key < ? AND (country.name_key = ? OR country.name_key >= ?)) AND ((catalogue_in_matches(country.id, 'country_fts', ?, (SELECT collected FROM catalogue_match_count))) AND (country.continent = ?)) ORDER BY country.name_key, country.name, country.id LIMIT ?)"), "\(sql.sql)")
         #expect(sql.sql.hasSuffix(") LIMIT ? OFFSET ?"))
         let bound: [DatabaseValue] = [
-            .text("\"island\"*"), .integer(50_000), .integer(50_000), .integer(219_999), .integer(19_999),
+            .text("\"island\"*"), .text("\"island\"*"), .integer(50_000), .integer(219_999), .integer(19_999),
         ]
         #expect(Array(sql.arguments.prefix(12)) == bound + [
             .text("island"), .text("island!"), .text("island"), .text("island "), .text("\"island\"*"), .text("Europe"), .integer(-1),

@@ -153,7 +153,7 @@ struct QueryPlanTests {
                 // A longer word's matches are collected by catalogue_in_matches for the ordered
                 // reads; only the last arm, which reads the matches' rows by id, lists them.
                 let sql = try CatalogueSearch.products(matching: text, mode: .words).selectSQL().sql
-                #expect(sql.contains("catalogue_in_matches(product.id, 'product_fts', ?)"), "\(sql)")
+                #expect(sql.contains("catalogue_in_matches(product.id, 'product_fts', ?, (SELECT collected FROM catalogue_match_count))"), "\(sql)")
                 #expect(plan.filter { $0.contains("LIST SUBQUERY") }.count == 1, "\(text): \(plan)")
             } else {
                 #expect(plan.contains { $0.contains("CORRELATED SCALAR SUBQUERY") }, "\(text): \(plan)")
@@ -194,12 +194,13 @@ struct QueryPlanTests {
         let (catalogue, expected) = try denseCatalogue(word: "lamp")
         let request = CatalogueSearch.products(matching: "lamp", mode: .words)
         let select = try request.selectSQL(in: SQLiteDialect())
-        // The matches are counted once, and the bound chosen by the count once, in materialized
-        // common table expressions: the within and beyond parts of tier 3 both compare with the
-        // bound, and the within part reads only when the count is not 0.
-        let count = "WITH catalogue_match_count AS MATERIALIZED (SELECT (SELECT count(*) FROM (SELECT 1 FROM product_fts "
-            + "WHERE product_fts MATCH ? LIMIT ?)) AS matches), catalogue_bound AS MATERIALIZED (SELECT coalesce((SELECT "
-            + "product.name_key FROM product"
+        // The matches are collected and counted once, and the bound chosen by the count once, in
+        // materialized common table expressions: the within and beyond parts of tier 3 both
+        // compare with the bound, and the within part reads only when the count is not 0.
+        let count = "WITH catalogue_match_count_set AS MATERIALIZED (SELECT catalogue_collect_matches('product_fts', ?) "
+            + "AS collected), catalogue_match_count AS MATERIALIZED (SELECT catalogue_collected_count(collected, "
+            + "'product_fts', ?) AS matches, collected FROM catalogue_match_count_set), catalogue_bound AS MATERIALIZED "
+            + "(SELECT coalesce((SELECT product.name_key FROM product"
         let density = "OFFSET CASE WHEN (SELECT matches FROM catalogue_match_count) >= ? THEN ? ELSE ? END"
         #expect(select.sql.hasPrefix(count), "\(select.sql)")
         #expect(select.sql.components(separatedBy: density).count == 2, "\(select.sql)")
@@ -219,19 +220,21 @@ struct QueryPlanTests {
         // Two counts and two bounds: the exact matches' ("kettel"*: none), which the exact tier's
         // ordered read also checks before it starts, and the typo tier's, whose count includes
         // "kettle".
-        let matchCount = "(SELECT count(*) FROM (SELECT 1 FROM product_fts WHERE product_fts MATCH ? LIMIT ?))"
-        #expect(select.sql.hasPrefix("WITH catalogue_match_count AS MATERIALIZED (SELECT "), "\(select.sql)")
-        #expect(select.sql.contains(" AS bound), catalogue_typo_match_count AS MATERIALIZED (SELECT "), "\(select.sql)")
-        #expect(select.sql.contains(" AS matches), catalogue_typo_bound AS MATERIALIZED (SELECT "), "\(select.sql)")
+        let matchCount = "AS MATERIALIZED (SELECT catalogue_collected_count(collected, 'product_fts', ?) AS matches, collected FROM "
+        #expect(select.sql.hasPrefix("WITH catalogue_match_count_set AS MATERIALIZED (SELECT "), "\(select.sql)")
+        #expect(select.sql.contains(" AS bound), catalogue_typo_match_count_set AS MATERIALIZED (SELECT "), "\(select.sql)")
+        #expect(select.sql.contains(" FROM catalogue_typo_match_count_set), catalogue_typo_bound AS MATERIALIZED (SELECT "), "\(select.sql)")
         #expect(select.sql.components(separatedBy: matchCount).count == 3)
+        // The typo tiers' checks look up the typo count's matches, the exact tiers' the exact count's.
+        #expect(select.sql.contains("'product_fts', ?, (SELECT collected FROM catalogue_typo_match_count))"), "\(select.sql)")
         #expect(select.sql.components(separatedBy: "OFFSET CASE WHEN (SELECT matches FROM catalogue_typo_match_count) >= ?").count == 2)
         #expect(select.sql.components(separatedBy: "LIMIT CASE WHEN (SELECT matches FROM catalogue_match_count) > 0 THEN ? ELSE 0 END").count == 2)
         #expect(select.sql.components(separatedBy: "product.name_key <= (SELECT bound FROM catalogue_typo_bound)").count == 2)
         #expect(select.sql.components(separatedBy: "product.name_key > (SELECT bound FROM catalogue_typo_bound)").count == 2)
         #expect(select.arguments.prefix(11) == [
-            .text("\"kettel\"*"), .integer(50_000), .integer(50_000), .integer(219_999), .integer(19_999),
-            .text("(\"kettel\"* OR \"kettle\")"), .integer(50_000), .integer(50_000), .integer(219_999), .integer(19_999),
-            .text("kettel"),
+            .text("\"kettel\"*"), .text("\"kettel\"*"), .integer(50_000), .integer(219_999), .integer(19_999),
+            .text("(\"kettel\"* OR \"kettle\")"), .text("(\"kettel\"* OR \"kettle\")"), .integer(50_000),
+            .integer(219_999), .integer(19_999), .text("kettel"),
         ])
         try expectPagesInDisplayOrder(request, in: catalogue, expected: expected)
     }

@@ -1,8 +1,11 @@
-import SQLiteStore
+import CSQLite
+@testable import SQLiteStore
 import Testing
 
 /// `catalogue_in_matches(id, 'table_fts', pattern)`: the same answer as `id IN (SELECT rowid
-/// FROM table_fts WHERE table_fts MATCH pattern)`, with the matches collected once per execution.
+/// FROM table_fts WHERE table_fts MATCH pattern)`, with the matches collected once per execution;
+/// `catalogue_collect_matches` and `catalogue_collected_count`, which collect them once for a
+/// statement's count and all its checks.
 @Suite("Full-text membership")
 struct FullTextMembershipTests {
     let db: Connection
@@ -70,10 +73,114 @@ struct FullTextMembershipTests {
                 && !FullTextMembership.isPlainIdentifier("9fts") && !FullTextMembership.isPlainIdentifier(""))
     }
 
+    /// A statement that collects the matches once (`set`), counts them, and checks each row
+    /// against them; its rows are the ids matched, then the count.
+    static let collectedOnce = """
+        WITH s AS MATERIALIZED (SELECT catalogue_collect_matches('item_fts', ?1) AS collected),
+             c AS MATERIALIZED (SELECT catalogue_collected_count(collected, 'item_fts', ?1) AS matches, collected FROM s)
+        SELECT id FROM item WHERE catalogue_in_matches(id, 'item_fts', ?1, (SELECT collected FROM c))
+        UNION ALL SELECT matches FROM c
+        """
+
+    @Test("Collected once for a count and the checks: the same rows and count as the IN list", arguments: [
+        "\"lamp\"*", "\"lamp\"", "\"kettle\" \"amber\"*", "(\"coper\"* OR \"copper\")", "\"zzz\"*",
+    ])
+    func collectedOnceSameAsTheInList(pattern: String) throws {
+        let rows = try ids(Self.collectedOnce, pattern)
+        let count = try #require(rows.last)
+        let list = try ids("SELECT id FROM item WHERE +id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH ?)", pattern)
+        #expect(rows.dropLast() == list[...])
+        #expect(count == Int64(list.count))
+    }
+
+    @Test("The count and every check of one execution read the index once; each execution collects afresh")
+    func readsTheIndexOnce() throws {
+        let statements = try countingCollections {
+            let statement = try db.cachedStatement(Self.collectedOnce)
+            for pattern in ["\"lamp\"*", "\"mug\"", "\"lamp\"*"] {
+                try statement.bind(.text(pattern), at: 1)
+                var rows = 0
+                while try statement.step() { rows += 1 }
+                statement.reset()
+                #expect(rows > 1)
+            }
+        }
+        #expect(statements == 3, "one collection per execution, not one per reader")
+        // Without the set, the count and the check each collect for themselves.
+        let separate = try countingCollections {
+            _ = try ids("""
+                SELECT id FROM item WHERE catalogue_in_matches(id, 'item_fts', ?1)
+                UNION ALL SELECT catalogue_collected_count(NULL, 'item_fts', ?1)
+                """, "\"lamp\"*")
+        }
+        #expect(separate == 2)
+    }
+
+    @Test("A set from another execution, or for another pattern, is not taken: the call collects its own")
+    func staleOrForeignSetsAreNotTaken() throws {
+        let lampSet: Int64 = try #require(try db.scalar("SELECT catalogue_collect_matches('item_fts', '\"lamp\"*')"))
+        // The statement that collected it has been reset: the set is gone, and a row written since counts.
+        try db.execute("INSERT INTO item (id, name) VALUES (2000, 'lamp 2000')")
+        try db.execute("INSERT INTO item_fts (rowid, name) VALUES (2000, 'lamp 2000')")
+        let list = try ids("SELECT id FROM item WHERE +id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH ?)", "\"lamp\"*")
+        let stale = try db.fetchAll(
+            "SELECT id FROM item WHERE catalogue_in_matches(id, 'item_fts', ?, ?)", ["\"lamp\"*", lampSet]
+        ) { try $0.decode(Int64.self, at: 0) }
+        #expect(stale == list && stale.contains(2000))
+        #expect(try db.scalar("SELECT catalogue_collected_count(?, 'item_fts', '\"lamp\"*')", [lampSet]) == list.count)
+        // A live set collected for "lamp" does not answer a check of "mug".
+        let mugs = try ids("SELECT id FROM item WHERE +id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH ?)", "\"mug\"")
+        let foreign = try ids("""
+            WITH s AS MATERIALIZED (SELECT catalogue_collect_matches('item_fts', '"lamp"*') AS collected)
+            SELECT id FROM item WHERE catalogue_in_matches(id, 'item_fts', ?, (SELECT collected FROM s))
+            """, "\"mug\"")
+        #expect(foreign == mugs && !mugs.isEmpty)
+        let next: Int64 = try #require(try db.scalar("SELECT catalogue_collect_matches('item_fts', '\"lamp\"*')"))
+        #expect(next > lampSet, "numbers are never reused")
+    }
+
+    @Test("The collecting functions refuse a table that is not a plain name, naming themselves")
+    func collectingErrors() throws {
+        for sql in [
+            "SELECT catalogue_collect_matches('item_fts\"; DROP TABLE item; --', 'x')",
+            "SELECT catalogue_collected_count(1, 'main.item_fts', 'x')",
+            "SELECT catalogue_in_matches(1, 'x y', 'x', 1)",
+        ] {
+            let error = try #require(throws: DatabaseError.self) { try db.scalar(sql) as Int? }
+            let function = String(sql.dropFirst("SELECT ".count).prefix { $0 != "(" })
+            #expect(error.message.contains(function), "\(error.message)")
+        }
+        #expect(try db.scalar("SELECT count(*) FROM item") == 300)
+    }
+
+    /// How many times `body` had the matches of `item_fts` collected: statements SQLite started
+    /// whose text is the functions' read of the matches by rowid.
+    func countingCollections(_ body: () throws -> Void) throws -> Int {
+        let counter = StatementCounter()
+        let context = Unmanaged.passRetained(counter)
+        defer { context.release() }
+        sqlite3_trace_v2(db.handle, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
+            guard let context, let statement, let sql = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
+            let text = String(cString: sql)
+            if text.hasPrefix("SELECT rowid FROM \"item_fts\"") {
+                Unmanaged<StatementCounter>.fromOpaque(context).takeUnretainedValue().count += 1
+            }
+            return 0
+        }, context.toOpaque())
+        defer { sqlite3_trace_v2(db.handle, 0, nil, nil) }
+        try body()
+        return counter.count
+    }
+
     @Test("It is not allowed in the schema, so no view or trigger of the file depends on it")
     func notInTheSchema() throws {
         try db.execute("CREATE VIEW lamps AS SELECT id FROM item WHERE catalogue_in_matches(id, 'item_fts', '\"lamp\"')")
         let error = try #require(throws: DatabaseError.self) { try db.scalar("SELECT count(*) FROM lamps") as Int? }
         #expect(error.message.contains("unsafe use of catalogue_in_matches"), "\(error.message)")
     }
+}
+
+/// A count that a C callback adds to.
+private final class StatementCounter {
+    var count = 0
 }

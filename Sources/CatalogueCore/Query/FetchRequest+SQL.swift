@@ -211,7 +211,8 @@ extension FetchRequest {
     /// full-text check on a copy.
     ///
     /// `WITH catalogue_match_count AS MATERIALIZED (SELECT <the exact matches, counted to 50,000>
-    /// AS matches), catalogue_bound AS MATERIALIZED (SELECT <the ordered read's bound> AS bound)
+    /// AS matches) (or as the dialect writes it, ``SQLDialect/appendMatchCountTable(named:_:schema:stoppingAfter:into:)``),
+    /// catalogue_bound AS MATERIALIZED (SELECT <the ordered read's bound> AS bound)
     /// [, catalogue_typo_match_count …, catalogue_typo_bound …] SELECT * FROM (SELECT * FROM
     /// (<tier 1> LIMIT n) UNION ALL SELECT * FROM (<tier 2> LIMIT n) UNION ALL SELECT * FROM
     /// (<tier 3, first keys> LIMIT CASE WHEN <matches> > 0 THEN n ELSE 0 END) …) LIMIT ? OFFSET ?`
@@ -237,18 +238,22 @@ extension FetchRequest {
         // bound of its own, counted with its typos ("kettel" has no exact match, and as many
         // "kettle" as "lamp" has matches). Each count is a table of its own, which the exact
         // tier also reads before its ordered read, to start none when nothing matches.
+        // The arms' row checks name their count's table: an engine that collects the matches
+        // to check rows (SQLite) collects them there once, for the count and every arm.
         let bound = OrderedReadBound(keyExpression: tiers.keyExpression)
-        let exactCount = "(SELECT matches FROM catalogue_match_count)"
-        sql.append("WITH catalogue_match_count AS MATERIALIZED (SELECT ")
-        try tiers.appendDensityCount(of: pattern.exact, schema: schema, dialect: dialect, into: &sql)
-        sql.append(" AS matches), catalogue_bound AS MATERIALIZED (SELECT ")
+        let exactCountTable = "catalogue_match_count"
+        let typoCountTable = "catalogue_typo_match_count"
+        sql.append("WITH ")
+        try tiers.appendDensityCountTable(named: exactCountTable, of: pattern.exact, schema: schema, dialect: dialect, into: &sql)
+        sql.append(", catalogue_bound AS MATERIALIZED (SELECT ")
+        let exactCount = "(SELECT matches FROM \(exactCountTable))"
         tiers.appendOrderedReadBoundValue(schema: schema, matchCount: exactCount, into: &sql)
         sql.append(" AS bound)")
         if withTypos {
-            sql.append(", catalogue_typo_match_count AS MATERIALIZED (SELECT ")
-            try tiers.appendDensityCount(of: pattern, schema: schema, dialect: dialect, into: &sql)
-            sql.append(" AS matches), catalogue_typo_bound AS MATERIALIZED (SELECT ")
-            tiers.appendOrderedReadBoundValue(schema: schema, matchCount: "(SELECT matches FROM catalogue_typo_match_count)", into: &sql)
+            sql.append(", ")
+            try tiers.appendDensityCountTable(named: typoCountTable, of: pattern, schema: schema, dialect: dialect, into: &sql)
+            sql.append(", catalogue_typo_bound AS MATERIALIZED (SELECT ")
+            tiers.appendOrderedReadBoundValue(schema: schema, matchCount: "(SELECT matches FROM \(typoCountTable))", into: &sql)
             sql.append(" AS bound)")
         }
         sql.append(" SELECT * FROM (")
@@ -264,6 +269,10 @@ extension FetchRequest {
             // The bound moves further when the tier's matches are dense (common words): reading
             // on in order then finds the page sooner than looking up every match beyond it.
             var compiler = checkedCompiler
+            switch arm {
+            case .wholeWords, .prefix, .otherExact: compiler.matchCountTable = exactCountTable
+            case .typoStart, .otherTypos: compiler.matchCountTable = typoCountTable
+            }
             // The exact tier's ordered read starts only when the exact text matches.
             var readsOnlyIfMatched = false
             func appendPart(_ part: OrderedReadPart, boundedBy boundTable: String) {

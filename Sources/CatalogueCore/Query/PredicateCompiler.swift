@@ -27,6 +27,10 @@ struct PredicateCompiler {
 
     /// How this statement checks full-text conditions.
     var fullTextCheck = FullTextCheck.match
+    /// The common table of the statement's `WITH` clause that counts its full-text condition's
+    /// matches (``SQLDialect/appendMatchCountTable(named:_:schema:stoppingAfter:into:)``), which
+    /// its row checks name, if it has one.
+    var matchCountTable: String?
 
     /// Lists longer than this compile as a balanced tree of parenthesized halves: SQLite nests a
     /// chain of `a AND b AND …` one level per operand and refuses trees deeper than 1000
@@ -107,8 +111,9 @@ struct PredicateCompiler {
             }
             switch fullTextCheck {
             case .match: try dialect.appendFullTextMatch(pattern, schema: schema, into: &sql)
-            case .perRow: try dialect.appendFullTextCheck(pattern, schema: schema, into: &sql)
-            case .collectedPerRow: try dialect.appendCollectedFullTextCheck(pattern, schema: schema, into: &sql)
+            case .perRow: try dialect.appendFullTextCheck(pattern, schema: schema, countedIn: matchCountTable, into: &sql)
+            case .collectedPerRow:
+                try dialect.appendCollectedFullTextCheck(pattern, schema: schema, countedIn: matchCountTable, into: &sql)
             }
         case .substitution(_, let variable):
             throw FetchRequestError.unboundVariable(variable)

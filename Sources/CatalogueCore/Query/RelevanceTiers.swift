@@ -93,25 +93,29 @@ public struct RelevanceTiers: Sendable, Hashable {
     /// (``OrderedReadBound/limit``).
     public static let orderedReadLimit = OrderedReadBound.limit
 
-    /// Appends how many records match `pattern`, counted by the dialect through the full-text
-    /// index and stopping at ``OrderedReadBound/denseMatches``: what the bound of a tier's ordered
-    /// read is chosen by (``appendOrderedReadBoundValue(schema:matchCount:into:)``), and whether
-    /// the tier has a match at all. A statement computes it once, for every part that reads it.
+    /// Appends `name AS …`, a common table expression whose column `matches` is how many
+    /// records match `pattern`, counted by the dialect through the full-text index, exactly
+    /// below ``OrderedReadBound/denseMatches`` (``SQLDialect/appendMatchCountTable(named:_:schema:stoppingAfter:into:)``):
+    /// what the bound of a tier's ordered read is chosen by
+    /// (``appendOrderedReadBoundValue(schema:matchCount:into:)``), and whether the tier has a
+    /// match at all. A statement computes it once, for every part that reads it; the tier's row
+    /// checks name the table, and may take the matches the dialect collected there.
     ///
     /// ```swift
-    /// try tiers.appendDensityCount(of: pattern, schema: Product.schema, dialect: dialect, into: &sql)
-    /// // "(SELECT count(*) FROM (SELECT 1 FROM product_fts WHERE product_fts MATCH ? LIMIT ?))"
+    /// sql.append("WITH ")
+    /// try tiers.appendDensityCountTable(named: "catalogue_match_count", of: pattern, schema: Product.schema, dialect: dialect, into: &sql)
     /// ```
-    public func appendDensityCount(
-        of pattern: FullTextPattern, schema: RecordSchema, dialect: some SQLDialect, into sql: inout SQLBuilder
+    public func appendDensityCountTable(
+        named name: String, of pattern: FullTextPattern, schema: RecordSchema, dialect: some SQLDialect, into sql: inout SQLBuilder
     ) throws {
-        try dialect.appendMatchCount(pattern, schema: schema, stoppingAfter: OrderedReadBound.denseMatches, into: &sql)
+        try dialect.appendMatchCountTable(
+            named: name, pattern, schema: schema, stoppingAfter: OrderedReadBound.denseMatches, into: &sql)
     }
 
     /// Appends the bound of the third tier's ordered read (``OrderedReadBound``): the
     /// ``orderedReadLimit``-th key that is not NULL in display order, moved to the
-    /// ``OrderedReadBound/denseLimit``-th when `matchCount`, an SQL expression for the tier's
-    /// ``appendDensityCount(of:schema:dialect:into:)``, is at least
+    /// ``OrderedReadBound/denseLimit``-th when `matchCount`, an SQL expression reading the
+    /// `matches` of the tier's ``appendDensityCountTable(named:of:schema:dialect:into:)``, is at least
     /// ``OrderedReadBound/denseMatches``: common words then read on in order rather than look up
     /// and sort every match beyond the first keys. A statement computes it once, for every part
     /// that compares with it.

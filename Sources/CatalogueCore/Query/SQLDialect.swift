@@ -95,6 +95,42 @@ public protocol SQLDialect: Sendable {
     /// once, and each row looked up among them, without the engine reading the matches' rows
     /// instead. By default ``appendFullTextMatch(_:schema:into:)``.
     func appendCollectedFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws
+    /// Appends "the record `id` matches the full-text `pattern`" as
+    /// ``appendFullTextCheck(_:schema:into:)`` does, in a statement whose `WITH` clause has
+    /// `table`, a count of the same pattern's matches (``appendMatchCountTable(named:_:schema:stoppingAfter:into:)``),
+    /// when `table` is not nil: an engine that collects the matches to check rows may take them
+    /// from there. By default ``appendFullTextCheck(_:schema:into:)``.
+    ///
+    /// ```swift
+    /// // SQLite: catalogue_in_matches(product.id, 'product_fts', ?, (SELECT collected FROM catalogue_match_count))
+    /// try dialect.appendFullTextCheck(pattern, schema: Product.schema, countedIn: "catalogue_match_count", into: &sql)
+    /// ```
+    func appendFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, countedIn table: String?, into sql: inout SQLBuilder) throws
+    /// Appends "the record `id` matches the full-text `pattern`" as
+    /// ``appendCollectedFullTextCheck(_:schema:into:)`` does, taking the collected matches from
+    /// `table` where the engine collects them there
+    /// (``appendFullTextCheck(_:schema:countedIn:into:)``). By default
+    /// ``appendCollectedFullTextCheck(_:schema:into:)``.
+    func appendCollectedFullTextCheck(
+        _ pattern: FullTextPattern, schema: RecordSchema, countedIn table: String?, into sql: inout SQLBuilder
+    ) throws
+    /// Appends a common table expression for a statement's `WITH` clause, `name AS …`, with a
+    /// column `matches`: how many records match the full-text `pattern`, counted through the
+    /// full-text index alone, exactly below `limit` and at least `limit` otherwise. The
+    /// statement's row checks of the same pattern name the table
+    /// (``appendFullTextCheck(_:schema:countedIn:into:)``), so an engine that collects the
+    /// matches for its checks may collect them here, once for the count and every check (SQLite
+    /// then counts every match). By default `name AS MATERIALIZED (SELECT <the count of
+    /// ``appendMatchCount(_:schema:stoppingAfter:into:)``> AS matches)`.
+    ///
+    /// ```swift
+    /// // SQLite: catalogue_match_count_set AS MATERIALIZED (SELECT catalogue_collect_matches('product_fts', ?) AS collected),
+    /// //         catalogue_match_count AS MATERIALIZED (SELECT catalogue_collected_count(collected, 'product_fts', ?) AS matches, collected FROM catalogue_match_count_set)
+    /// try dialect.appendMatchCountTable(named: "catalogue_match_count", pattern, schema: Product.schema, stoppingAfter: 50_000, into: &sql)
+    /// ```
+    func appendMatchCountTable(
+        named name: String, _ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int, into sql: inout SQLBuilder
+    ) throws
     /// Appends a scalar subquery: how many records match the full-text `pattern`, counting
     /// through the full-text index alone and stopping at `limit`. By default a count of
     /// ``appendFullTextMatch(_:schema:into:)`` over the table.
@@ -157,6 +193,27 @@ extension SQLDialect {
 
     public func appendCollectedFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
         try appendFullTextMatch(pattern, schema: schema, into: &sql)
+    }
+
+    public func appendFullTextCheck(
+        _ pattern: FullTextPattern, schema: RecordSchema, countedIn table: String?, into sql: inout SQLBuilder
+    ) throws {
+        try appendFullTextCheck(pattern, schema: schema, into: &sql)
+    }
+
+    public func appendCollectedFullTextCheck(
+        _ pattern: FullTextPattern, schema: RecordSchema, countedIn table: String?, into sql: inout SQLBuilder
+    ) throws {
+        try appendCollectedFullTextCheck(pattern, schema: schema, into: &sql)
+    }
+
+    public func appendMatchCountTable(
+        named name: String, _ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int, into sql: inout SQLBuilder
+    ) throws {
+        sql.append(name)
+        sql.append(" AS MATERIALIZED (SELECT ")
+        try appendMatchCount(pattern, schema: schema, stoppingAfter: limit, into: &sql)
+        sql.append(" AS matches)")
     }
 
     public func appendUnorderedMatchPage(into sql: inout SQLBuilder, _ appendQuery: (inout SQLBuilder) throws -> Void) throws {

@@ -1,0 +1,80 @@
+/// The rowids an FTS5 table matched for a pattern, ascending: what ``FullTextMembership``'s
+/// functions collect once and look rows up in.
+final class CollectedMatches {
+    let ids: [Int64]
+    /// The number ``FullTextMembership/collectFunctionName`` returned for these matches, or 0
+    /// when a membership call collected them for itself.
+    var setID: Int64 = 0
+
+    init(_ ids: [Int64]) {
+        self.ids = ids
+    }
+
+    /// Binary search.
+    func contains(_ id: Int64) -> Bool {
+        var low = 0
+        var high = ids.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ids[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        return low < ids.count && ids[low] == id
+    }
+}
+
+/// The match sets a connection's statements collected with
+/// ``FullTextMembership/collectFunctionName``, by the number the function returned: the user
+/// data of the functions that read them. It holds each set weakly: the collecting call keeps it
+/// (as SQLite's auxiliary data of the call, dropped when its statement is reset), so a set lives
+/// for one execution of the statement that collected it, and a number from an earlier execution
+/// finds nothing. Numbers are never reused on a connection.
+final class CollectedMatchSets {
+    private struct Entry {
+        let id: Int64
+        let table: String
+        let pattern: String?
+        weak var matches: CollectedMatches?
+    }
+
+    private var entries: [Entry] = []
+    private var lastID: Int64 = 0
+
+    /// The most sets remembered at once: a statement collects at most two (a search's exact
+    /// words and its words with typos); an older set that is still alive is found again by its
+    /// membership calls, which collect for themselves when it is not.
+    private static let capacity = 4
+
+    /// Remembers `matches`, collected from `table` for `pattern`, under a new number, and returns it.
+    func add(_ matches: CollectedMatches, table: String, pattern: String?) -> Int64 {
+        entries.removeAll { $0.matches == nil }
+        if entries.count >= Self.capacity { entries.removeFirst() }
+        lastID += 1
+        matches.setID = lastID
+        entries.append(Entry(id: lastID, table: table, pattern: pattern, matches: matches))
+        return lastID
+    }
+
+    /// The set numbered `id`, when it is still alive and was collected from `table` for `pattern`.
+    func matches(_ id: Int64, table: String, pattern: String?) -> CollectedMatches? {
+        guard let entry = entries.last(where: { $0.id == id }), entry.table == table, entry.pattern == pattern else {
+            return nil
+        }
+        return entry.matches
+    }
+
+    /// A retained reference for a function's user data; ``release(_:)`` gives it back.
+    func retainedPointer() -> UnsafeMutableRawPointer {
+        Unmanaged.passRetained(self).toOpaque()
+    }
+
+    /// The sets a function's user data points to.
+    static func from(_ pointer: UnsafeMutableRawPointer) -> CollectedMatchSets {
+        Unmanaged<CollectedMatchSets>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Gives back a reference from ``retainedPointer()`` (SQLite calls it when the function is
+    /// dropped, with the connection).
+    static func release(_ pointer: UnsafeMutableRawPointer?) {
+        if let pointer { Unmanaged<CollectedMatchSets>.fromOpaque(pointer).release() }
+    }
+}
