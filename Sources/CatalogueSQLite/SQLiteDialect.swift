@@ -153,16 +153,39 @@ public struct SQLiteDialect: SQLDialect {
     /// row is read. A cold count of `"lamp"*` at 1,000,000 products stopping at 1,001 reads
     /// 1,001 scattered rows through the join (4.8 ms against 1.7 ms); an exact one, 22,260
     /// (38.7 against 3.0 ms).
+    ///
+    /// When a statement of the same read transaction has collected the matches (the page before
+    /// the count, ``FullTextMembership``), their number is taken instead:
+    /// `coalesce(min(catalogue_known_match_count('table_fts', ?), ?), <the count>)` (without the
+    /// `min` when there is no limit). A prefix of four letters or more is read in full before its
+    /// first match even when the count stops at 1,001: `lamp`'s count, after its page, costs
+    /// 8.3 M instructions less.
     public func appendIndexOnlyMatchCount(
         _ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int?, into sql: inout SQLBuilder
     ) throws -> Bool {
+        let fts = try fullTextTable(schema)
+        let knowsCollected = FullTextMembership.isPlainIdentifier(fts)
+        if knowsCollected {
+            sql.append("coalesce(")
+            if limit != nil { sql.append("min(") }
+            sql.append("\(FullTextMembership.knownCountFunctionName)('\(fts)', ")
+            sql.bind(.text(pattern.fts5Pattern))
+            sql.append(")")
+            if let limit {
+                sql.append(", ")
+                sql.bind(.integer(Int64(limit)))
+                sql.append(")")
+            }
+            sql.append(", ")
+        }
         if let limit {
             try appendMatchCount(pattern, schema: schema, stoppingAfter: limit, into: &sql)
-            return true
+        } else {
+            sql.append("(SELECT count(*) FROM ")
+            Self.appendMatches(in: fts, pattern.fts5Pattern, into: &sql)
+            sql.append(")")
         }
-        sql.append("(SELECT count(*) FROM ")
-        Self.appendMatches(in: try fullTextTable(schema), pattern.fts5Pattern, into: &sql)
-        sql.append(")")
+        if knowsCollected { sql.append(")") }
         return true
     }
 

@@ -28,6 +28,12 @@ final class CollectedMatches {
 /// (as SQLite's auxiliary data of the call, dropped when its statement is reset), so a set lives
 /// for one execution of the statement that collected it, and a number from an earlier execution
 /// finds nothing. Numbers are never reused on a connection.
+///
+/// Inside a read transaction (``beginSharing()``, ``endSharing()``) it also keeps every set the
+/// functions collect, by table and pattern: nothing the connection runs there can write, and the
+/// transaction reads one snapshot of the file, so the matches stay right until it ends, and a
+/// later statement of the same transaction (the count after a page) takes them instead of
+/// reading the index again.
 final class CollectedMatchSets {
     private struct Entry {
         let id: Int64
@@ -38,6 +44,15 @@ final class CollectedMatchSets {
 
     private var entries: [Entry] = []
     private var lastID: Int64 = 0
+
+    private struct SharedKey: Hashable {
+        let table: String
+        let pattern: String?
+    }
+
+    /// The sets collected in the current read transaction, with the connection's count of
+    /// changed rows when each was collected; nil outside one.
+    private var shared: [SharedKey: (matches: CollectedMatches, changes: Int64)]?
 
     /// The most sets remembered at once: a statement collects at most two (a search's exact
     /// words and its words with typos); an older set that is still alive is found again by its
@@ -60,6 +75,30 @@ final class CollectedMatchSets {
             return nil
         }
         return entry.matches
+    }
+
+    /// Starts keeping the sets collected until ``endSharing()``: called when a read transaction
+    /// begins.
+    func beginSharing() {
+        shared = [:]
+    }
+
+    /// Drops the sets kept since ``beginSharing()``: called when the read transaction ends.
+    func endSharing() {
+        shared = nil
+    }
+
+    /// Keeps `matches`, collected from `table` for `pattern` when the connection had changed
+    /// `changes` rows in all, for the rest of the read transaction (nothing outside one).
+    func share(_ matches: CollectedMatches, table: String, pattern: String?, changes: Int64) {
+        shared?[SharedKey(table: table, pattern: pattern)] = (matches, changes)
+    }
+
+    /// The set kept in this read transaction for `table` and `pattern`, when the connection has
+    /// changed no row since it was collected (`changes`: its count of changed rows now).
+    func shared(table: String, pattern: String?, changes: Int64) -> CollectedMatches? {
+        guard let kept = shared?[SharedKey(table: table, pattern: pattern)], kept.changes == changes else { return nil }
+        return kept.matches
     }
 
     /// A retained reference for a function's user data; ``release(_:)`` gives it back.

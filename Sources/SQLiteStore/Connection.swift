@@ -25,6 +25,9 @@ public final class Connection {
     var savepointDepth = 0
     /// Above zero inside ``readTransaction(_:)``: statements that write are refused.
     var writesForbidden = 0
+    /// The full-text matches this connection's statements collected
+    /// (``registerFullTextMembership()``), shared within its read transactions.
+    var fullTextMatchSets: CollectedMatchSets?
     /// The tables this connection made in its `temp` schema (``fullTextVocabularyTable(of:)``).
     var temporaryTables: Set<String> = []
     /// Values computed from the database, with the change state they were computed at

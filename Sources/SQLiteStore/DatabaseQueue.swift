@@ -96,9 +96,18 @@ extension Connection {
     /// Writes are refused per statement (`sqlite3_stmt_readonly`), not with
     /// `PRAGMA query_only`: changing a flag pragma expires every prepared statement, so cached
     /// statements would be re-prepared on each read.
+    ///
+    /// A read transaction this begins reads one snapshot and writes nothing, so the full-text
+    /// matches one of its statements collects (``FullTextMembership``) are taken by the next
+    /// instead of read again, until it ends.
     public func readTransaction<T>(_ body: () throws -> T) throws -> T {
         writesForbidden += 1
         defer { writesForbidden -= 1 }
-        return try transaction(.deferred, body)
+        guard !isInTransaction, let sets = fullTextMatchSets else { return try transaction(.deferred, body) }
+        return try transaction(.deferred) {
+            sets.beginSharing()
+            defer { sets.endSharing() }
+            return try body()
+        }
     }
 }

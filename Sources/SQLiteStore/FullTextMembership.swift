@@ -50,6 +50,12 @@ public enum FullTextMembership {
     /// `set` holds (``collectFunctionName``); when the set is gone, the matches counted again.
     public static let collectedCountFunctionName = "catalogue_collected_count"
 
+    /// `catalogue_known_match_count('table_fts', pattern)`: how many rowids `table_fts` matches
+    /// for `pattern` when a statement of the same read transaction
+    /// (``Connection/readTransaction(_:)``) collected them, NULL when none did: a count that
+    /// follows a page reads `coalesce(catalogue_known_match_count(…), <its own count>)`.
+    public static let knownCountFunctionName = "catalogue_known_match_count"
+
     /// Registers ``functionName`` (both forms), ``collectFunctionName`` and
     /// ``collectedCountFunctionName`` on a raw `sqlite3` connection handle, for a tool that runs
     /// the library's SQL on a handle of its own. Returns SQLite's result code.
@@ -59,18 +65,23 @@ public enum FullTextMembership {
     /// ```
     @discardableResult
     public static func register(on handle: OpaquePointer) -> Int32 {
-        let sets = CollectedMatchSets()
+        register(on: handle, sets: CollectedMatchSets())
+    }
+
+    /// Registers the functions with `sets` as their user data (a ``Connection`` keeps it, to
+    /// share the sets within its read transactions).
+    static func register(on handle: OpaquePointer, sets: CollectedMatchSets) -> Int32 {
         let flags = SQLITE_UTF8 | SQLITE_DIRECTONLY
+        // Each registration holds a reference to the sets, which SQLite gives back when it drops
+        // the function (with the connection).
         var code = sqlite3_create_function_v2(
-            handle, functionName, 3, flags | SQLITE_DETERMINISTIC, nil,
+            handle, functionName, 3, flags | SQLITE_DETERMINISTIC, sets.retainedPointer(),
             { context, _, values in
                 guard let context, let values else { return }
                 FullTextMembership.answer(context, id: values[0], table: values[1], pattern: values[2], set: nil)
             },
-            nil, nil, nil)
+            nil, nil, { CollectedMatchSets.release($0) })
         guard code == SQLITE_OK else { return code }
-        // Each registration holds a reference to the sets, which SQLite gives back when it drops
-        // the function (with the connection).
         code = sqlite3_create_function_v2(
             handle, functionName, 4, flags | SQLITE_DETERMINISTIC, sets.retainedPointer(),
             { context, _, values in
@@ -87,11 +98,19 @@ public enum FullTextMembership {
             },
             nil, nil, { CollectedMatchSets.release($0) })
         guard code == SQLITE_OK else { return code }
-        return sqlite3_create_function_v2(
+        code = sqlite3_create_function_v2(
             handle, collectedCountFunctionName, 3, flags, sets.retainedPointer(),
             { context, _, values in
                 guard let context, let values else { return }
                 FullTextMembership.count(context, set: values[0], table: values[1], pattern: values[2])
+            },
+            nil, nil, { CollectedMatchSets.release($0) })
+        guard code == SQLITE_OK else { return code }
+        return sqlite3_create_function_v2(
+            handle, knownCountFunctionName, 2, flags, sets.retainedPointer(),
+            { context, _, values in
+                guard let context, let values else { return }
+                FullTextMembership.knownCount(context, table: values[0], pattern: values[1])
             },
             nil, nil, { CollectedMatchSets.release($0) })
     }
@@ -163,6 +182,18 @@ public enum FullTextMembership {
         }
     }
 
+    private static func knownCount(_ context: OpaquePointer, table: OpaquePointer?, pattern: OpaquePointer?) {
+        guard let name = tableName(context, table, of: knownCountFunctionName) else { return }
+        guard let userData = sqlite3_user_data(context), let db = sqlite3_context_db_handle(context),
+              let matches = CollectedMatchSets.from(userData).shared(
+                  table: name, pattern: text(of: pattern), changes: sqlite3_total_changes64(db))
+        else {
+            sqlite3_result_null(context)
+            return
+        }
+        sqlite3_result_int64(context, Int64(matches.ids.count))
+    }
+
     /// The table argument of `function`, when it is a plain identifier; nil, with the call's
     /// result set to an error, when not.
     private static func tableName(_ context: OpaquePointer, _ table: OpaquePointer?, of function: String) -> String? {
@@ -178,10 +209,15 @@ public enum FullTextMembership {
     }
 
     /// The rowids `table` matches for `pattern`, in ascending order, read on the connection
-    /// running the statement (so in its transaction); nil, with the call's result set to the
-    /// error, when the query fails.
+    /// running the statement (so in its transaction), or taken from a statement of the same
+    /// read transaction that read them (``CollectedMatchSets/shared(table:pattern:changes:)``);
+    /// nil, with the call's result set to the error, when the query fails.
     private static func collect(_ context: OpaquePointer, table name: String, pattern: OpaquePointer?) -> CollectedMatches? {
         guard let db = sqlite3_context_db_handle(context) else { return nil }
+        let sets = sqlite3_user_data(context).map(CollectedMatchSets.from)
+        let patternText = text(of: pattern)
+        let changes = sqlite3_total_changes64(db)
+        if let shared = sets?.shared(table: name, pattern: patternText, changes: changes) { return shared }
         let sql = "SELECT rowid FROM \"\(name)\" WHERE \"\(name)\" MATCH ?1 ORDER BY rowid"
         var statement: OpaquePointer?
         var code = sqlite3_prepare_v3(db, sql, -1, 0, &statement, nil)
@@ -200,7 +236,9 @@ public enum FullTextMembership {
             sqlite3_result_error_code(context, code == SQLITE_OK ? SQLITE_ERROR : code)
             return nil
         }
-        return CollectedMatches(ids)
+        let matches = CollectedMatches(ids)
+        sets?.share(matches, table: name, pattern: patternText, changes: changes)
+        return matches
     }
 
     /// Whether the functions take `name` as their table: letters, digits and underscores, not
@@ -221,14 +259,18 @@ public enum FullTextMembership {
 }
 
 extension Connection {
-    /// Registers ``FullTextMembership``'s functions on this connection.
+    /// Registers ``FullTextMembership``'s functions on this connection; within its read
+    /// transactions (``readTransaction(_:)``), the matches one statement collected are taken by
+    /// the next (``FullTextMembership/knownCountFunctionName``).
     ///
     /// ```swift
     /// try db.registerFullTextMembership()
     /// let matched: Int? = try db.scalar("SELECT catalogue_in_matches(?, 'product_fts', ?)", [42, "\"lamp\"*"])
     /// ```
     public func registerFullTextMembership() throws {
-        let code = FullTextMembership.register(on: handle)
+        let sets = CollectedMatchSets()
+        let code = FullTextMembership.register(on: handle, sets: sets)
         guard code == SQLITE_OK else { throw makeError(code: code, sql: nil) }
+        fullTextMatchSets = sets
     }
 }

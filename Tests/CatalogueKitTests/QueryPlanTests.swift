@@ -119,8 +119,10 @@ struct QueryPlanTests {
         for (text, mode) in searches {
             let request = CatalogueSearch.products(matching: text, mode: mode)
             if mode == .words {
+                // The matches a page of the same read transaction collected, else the index's count.
                 for sql in [try request.countSQL(), try request.countSQL(in: SQLiteDialect(), stoppingAfter: 3)] {
-                    #expect(sql.sql.hasPrefix("SELECT (SELECT count(*) FROM ") && !sql.sql.contains(" product ")
+                    #expect(sql.sql.hasPrefix("SELECT coalesce(") && sql.sql.contains("catalogue_known_match_count('product_fts', ?)")
+                            && sql.sql.contains("(SELECT count(*) FROM ") && !sql.sql.contains(" product ")
                             && !sql.sql.contains("product.id"), "\(text): \(sql.sql)")
                 }
             }
@@ -129,6 +131,10 @@ struct QueryPlanTests {
             #expect(try catalogue.read { try $0.fetchCount(request, stoppingAfter: 3) } == min(3, rows), "\(text) (\(mode))")
             let results = try catalogue.search(request, limit: 2, count: .capped(at: 4))
             #expect(results.totalCount == min(4, rows), "\(text) (\(mode))")
+            #expect(try catalogue.search(request, limit: 2, count: .exact).totalCount == rows, "\(text) (\(mode))")
+            // The page and the count in one read transaction: the count may take the page's matches.
+            let (page, counted) = try catalogue.read { db in (try db.fetch(request), try db.fetchCount(request)) }
+            #expect(page.count == rows && counted == rows, "\(text) (\(mode))")
         }
         #expect(try catalogue.read { try $0.fetchCount(CatalogueSearch.products(matching: "zanz", mode: .words)) } == 5)
         #expect(try catalogue.read { try $0.fetchCount(CatalogueSearch.products(matching: "zanzibra", mode: .fuzzy)) } == 5)

@@ -153,6 +153,42 @@ struct FullTextMembershipTests {
         #expect(try db.scalar("SELECT count(*) FROM item") == 300)
     }
 
+    @Test("In a read transaction, the next statement takes the matches collected; not outside one, in a write transaction, or after it")
+    func sharedWithinReadTransactions() throws {
+        let pattern = "\"lamp\"*"
+        let known = "SELECT catalogue_known_match_count('item_fts', ?)"
+        let check = "SELECT count(*) FROM item WHERE catalogue_in_matches(id, 'item_fts', ?)"
+        let lamps = try ids("SELECT id FROM item WHERE +id IN (SELECT rowid FROM item_fts WHERE item_fts MATCH ?)", pattern).count
+        #expect(try db.fetchOne(known, [pattern]) { $0[0] } == .null, "no transaction")
+        let collections = try countingCollections {
+            try db.readTransaction { () throws in
+                #expect(try db.fetchOne(known, [pattern]) { $0[0] } == .null, "nothing collected yet")
+                #expect(try db.scalar(check, [pattern]) == lamps)
+                #expect(try db.scalar(check, [pattern]) == lamps)
+                #expect(try db.scalar(known, [pattern]) == lamps)
+                #expect(try db.fetchOne(known, ["\"mug\""]) { $0[0] } == .null, "another pattern")
+            }
+        }
+        #expect(collections == 1, "the second check and the count take the first check's matches")
+        #expect(try db.fetchOne(known, [pattern]) { $0[0] } == .null, "the read transaction ended")
+        // A write transaction may change the index between two statements: nothing is shared,
+        // not even in a read transaction nested in it.
+        try db.transaction { () throws in
+            #expect(try db.scalar(check, [pattern]) == lamps)
+            #expect(try db.fetchOne(known, [pattern]) { $0[0] } == .null)
+            try db.execute("INSERT INTO item (id, name) VALUES (3000, 'lamp 3000')")
+            try db.execute("INSERT INTO item_fts (rowid, name) VALUES (3000, 'lamp 3000')")
+            try db.readTransaction { () throws in
+                #expect(try db.scalar(check, [pattern]) == lamps + 1)
+                #expect(try db.fetchOne(known, [pattern]) { $0[0] } == .null)
+            }
+        }
+        try db.readTransaction { () throws in
+            #expect(try db.scalar(check, [pattern]) == lamps + 1, "collected afresh after the write")
+            #expect(try db.scalar(known, [pattern]) == lamps + 1)
+        }
+    }
+
     /// How many times `body` had the matches of `item_fts` collected: statements SQLite started
     /// whose text is the functions' read of the matches by rowid.
     func countingCollections(_ body: () throws -> Void) throws -> Int {

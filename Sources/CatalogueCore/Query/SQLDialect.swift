@@ -140,14 +140,15 @@ public protocol SQLDialect: Sendable {
     /// try dialect.appendMatchCount(pattern, schema: Product.schema, stoppingAfter: 50_000, into: &sql)
     /// ```
     func appendMatchCount(_ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int, into sql: inout SQLBuilder) throws
-    /// Appends a scalar subquery that counts the records matching the full-text `pattern` (and
-    /// nothing else) through the full-text index alone, without reading their rows: at most
-    /// `limit`, or every match when `limit` is nil; returns true. Where the index is not a
+    /// Appends a scalar expression that counts the records matching the full-text `pattern`
+    /// (and nothing else) through the full-text index alone, without reading their rows: at
+    /// most `limit`, or every match when `limit` is nil; returns true. Where the index is not a
     /// table of its own, appends nothing and returns false (the default), and the count reads
     /// the record table.
     ///
     /// ```swift
-    /// // SQLite, no limit: (SELECT count(*) FROM product_fts WHERE product_fts MATCH ?)
+    /// // SQLite, no limit: coalesce(catalogue_known_match_count('product_fts', ?),
+    /// //                            (SELECT count(*) FROM product_fts WHERE product_fts MATCH ?))
     /// let appended = try dialect.appendIndexOnlyMatchCount(pattern, schema: Product.schema, stoppingAfter: nil, into: &sql)
     /// ```
     func appendIndexOnlyMatchCount(
