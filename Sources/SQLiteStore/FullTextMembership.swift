@@ -4,7 +4,8 @@ import CSQLite
 /// table `table_fts` matches for `pattern`, 0 when not, NULL for a NULL id. Registered on a
 /// connection by ``Connection/registerFullTextMembership()`` (the catalogue's connections all
 /// have it), with the functions that collect a statement's matches once for several of its
-/// parts (``collectFunctionName``, ``collectedCountFunctionName``).
+/// parts (``collectFunctionName``, ``collectedCountFunctionName``) and that take the matches
+/// an earlier statement of the same read transaction collected (``knownCountFunctionName``).
 ///
 /// It answers what `+id IN (SELECT rowid FROM table_fts WHERE table_fts MATCH ?)` answers, for a
 /// statement that reads another index in order and checks each row: the matches are collected
@@ -56,9 +57,11 @@ public enum FullTextMembership {
     /// follows a page reads `coalesce(catalogue_known_match_count(…), <its own count>)`.
     public static let knownCountFunctionName = "catalogue_known_match_count"
 
-    /// Registers ``functionName`` (both forms), ``collectFunctionName`` and
-    /// ``collectedCountFunctionName`` on a raw `sqlite3` connection handle, for a tool that runs
-    /// the library's SQL on a handle of its own. Returns SQLite's result code.
+    /// Registers ``functionName`` (both forms), ``collectFunctionName``,
+    /// ``collectedCountFunctionName`` and ``knownCountFunctionName`` on a raw `sqlite3`
+    /// connection handle, for a tool that runs the library's SQL on a handle of its own (there
+    /// no read transaction shares its matches: ``knownCountFunctionName`` answers NULL, and
+    /// counts read the index). Returns SQLite's result code.
     ///
     /// ```swift
     /// let code = FullTextMembership.register(on: handle)  // SQLITE_OK
