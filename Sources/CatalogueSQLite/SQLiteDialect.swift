@@ -194,15 +194,9 @@ public struct SQLiteDialect: SQLDialect {
     /// - when the pattern is cheap to check for one row (``checksCheaplyPerRow(_:)``), `EXISTS
     ///   (SELECT 1 FROM table_fts WHERE table_fts MATCH ? AND table_fts.rowid = table.id)`: one
     ///   check per row, in microseconds;
-    /// - otherwise ``appendCollectedFullTextCheck(_:schema:into:)``: the matches are collected
-    ///   once, when the first row is checked (a check of a longer prefix would merge every term
-    ///   that starts with it, for each row).
-    public func appendFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
-        try appendFullTextCheck(pattern, schema: schema, countedIn: nil, into: &sql)
-    }
-
-    /// ``appendFullTextCheck(_:schema:into:)``, whose collected matches are those of the count
-    /// `table` when it is not nil (``appendCollectedFullTextCheck(_:schema:countedIn:into:)``).
+    /// - otherwise ``appendCollectedFullTextCheck(_:schema:countedIn:into:)``: the matches are
+    ///   collected once, when the first row is checked, or taken from the count `table` (a check
+    ///   of a longer prefix would merge every term that starts with it, for each row).
     public func appendFullTextCheck(
         _ pattern: FullTextPattern, schema: RecordSchema, countedIn table: String?, into sql: inout SQLBuilder
     ) throws {
@@ -223,17 +217,12 @@ public struct SQLiteDialect: SQLDialect {
     /// are collected once, when the first row is checked, and each row is looked up among
     /// them; SQLite keeps reading the other index in order (a function cannot drive a lookup by
     /// id). It answers as `+table.id IN (SELECT rowid FROM table_fts WHERE table_fts MATCH ?)`
-    /// would, at a fraction of the cost per match and per row.
-    /// A table whose name is not a plain identifier (``FullTextMembership/isPlainIdentifier(_:)``)
-    /// gets the `IN` list.
-    public func appendCollectedFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
-        try appendCollectedFullTextCheck(pattern, schema: schema, countedIn: nil, into: &sql)
-    }
-
-    /// ``appendCollectedFullTextCheck(_:schema:into:)``; with a count `table`
+    /// would, at a fraction of the cost per match and per row. With a count `table`
     /// (``appendMatchCountTable(named:_:schema:stoppingAfter:into:)``),
     /// `catalogue_in_matches(table.id, 'table_fts', ?, (SELECT collected FROM table))`: the
-    /// matches the count collected, when the patterns are the same (else the call collects its own).
+    /// matches the count collected, when the patterns are the same (else the call collects its
+    /// own). A table whose name is not a plain identifier
+    /// (``FullTextMembership/isPlainIdentifier(_:)``) gets the `IN` list.
     public func appendCollectedFullTextCheck(
         _ pattern: FullTextPattern, schema: RecordSchema, countedIn table: String?, into sql: inout SQLBuilder
     ) throws {
@@ -271,11 +260,7 @@ public struct SQLiteDialect: SQLDialect {
     ) throws {
         let fts = try fullTextTable(schema)
         guard FullTextMembership.isPlainIdentifier(fts) else {
-            sql.append(name)
-            sql.append(" AS MATERIALIZED (SELECT ")
-            try appendMatchCount(pattern, schema: schema, stoppingAfter: limit, into: &sql)
-            sql.append(" AS matches)")
-            return
+            return try appendCountingMatchCountTable(named: name, pattern, schema: schema, stoppingAfter: limit, into: &sql)
         }
         let setTable = name + "_set"
         sql.append("\(setTable) AS MATERIALIZED (SELECT \(FullTextMembership.collectFunctionName)('\(fts)', ")

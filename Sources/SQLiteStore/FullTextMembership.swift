@@ -74,49 +74,42 @@ public enum FullTextMembership {
     /// Registers the functions with `sets` as their user data (a ``Connection`` keeps it, to
     /// share the sets within its read transactions).
     static func register(on handle: OpaquePointer, sets: CollectedMatchSets) -> Int32 {
-        let flags = SQLITE_UTF8 | SQLITE_DIRECTONLY
-        // Each registration holds a reference to the sets, which SQLite gives back when it drops
-        // the function (with the connection).
-        var code = sqlite3_create_function_v2(
-            handle, functionName, 3, flags | SQLITE_DETERMINISTIC, sets.retainedPointer(),
-            { context, _, values in
+        let functions: [(name: String, arguments: Int32, deterministic: Bool, call: Callback)] = [
+            (functionName, 3, true, { context, _, values in
                 guard let context, let values else { return }
                 FullTextMembership.answer(context, id: values[0], table: values[1], pattern: values[2], set: nil)
-            },
-            nil, nil, { CollectedMatchSets.release($0) })
-        guard code == SQLITE_OK else { return code }
-        code = sqlite3_create_function_v2(
-            handle, functionName, 4, flags | SQLITE_DETERMINISTIC, sets.retainedPointer(),
-            { context, _, values in
+            }),
+            (functionName, 4, true, { context, _, values in
                 guard let context, let values else { return }
                 FullTextMembership.answer(context, id: values[0], table: values[1], pattern: values[2], set: values[3])
-            },
-            nil, nil, { CollectedMatchSets.release($0) })
-        guard code == SQLITE_OK else { return code }
-        code = sqlite3_create_function_v2(
-            handle, collectFunctionName, 2, flags, sets.retainedPointer(),
-            { context, _, values in
+            }),
+            (collectFunctionName, 2, false, { context, _, values in
                 guard let context, let values else { return }
                 FullTextMembership.collectSet(context, table: values[0], pattern: values[1])
-            },
-            nil, nil, { CollectedMatchSets.release($0) })
-        guard code == SQLITE_OK else { return code }
-        code = sqlite3_create_function_v2(
-            handle, collectedCountFunctionName, 3, flags, sets.retainedPointer(),
-            { context, _, values in
+            }),
+            (collectedCountFunctionName, 3, false, { context, _, values in
                 guard let context, let values else { return }
                 FullTextMembership.count(context, set: values[0], table: values[1], pattern: values[2])
-            },
-            nil, nil, { CollectedMatchSets.release($0) })
-        guard code == SQLITE_OK else { return code }
-        return sqlite3_create_function_v2(
-            handle, knownCountFunctionName, 2, flags, sets.retainedPointer(),
-            { context, _, values in
+            }),
+            (knownCountFunctionName, 2, false, { context, _, values in
                 guard let context, let values else { return }
                 FullTextMembership.knownCount(context, table: values[0], pattern: values[1])
-            },
-            nil, nil, { CollectedMatchSets.release($0) })
+            }),
+        ]
+        for function in functions {
+            // Each registration holds a reference to the sets, which SQLite gives back when it
+            // drops the function (with the connection), or at once when the registration fails.
+            let flags = SQLITE_UTF8 | SQLITE_DIRECTONLY | (function.deterministic ? SQLITE_DETERMINISTIC : 0)
+            let code = sqlite3_create_function_v2(
+                handle, function.name, function.arguments, flags, sets.retainedPointer(), function.call, nil, nil,
+                { CollectedMatchSets.release($0) })
+            guard code == SQLITE_OK else { return code }
+        }
+        return SQLITE_OK
     }
+
+    /// A scalar function's implementation, as SQLite calls it.
+    private typealias Callback = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 
     /// Index of the pattern among ``functionName``'s arguments: its auxiliary data is the
     /// collected matches.

@@ -19,9 +19,9 @@ struct PredicateCompiler {
     enum FullTextCheck {
         /// ``SQLDialect/appendFullTextMatch(_:schema:into:)``.
         case match
-        /// ``SQLDialect/appendFullTextCheck(_:schema:into:)``: few rows are checked.
+        /// ``SQLDialect/appendFullTextCheck(_:schema:countedIn:into:)``: few rows are checked.
         case perRow
-        /// ``SQLDialect/appendCollectedFullTextCheck(_:schema:into:)``: many rows may be.
+        /// ``SQLDialect/appendCollectedFullTextCheck(_:schema:countedIn:into:)``: many rows may be.
         case collectedPerRow
     }
 

@@ -87,30 +87,24 @@ public protocol SQLDialect: Sendable {
     func appendUnorderedMatchPage(into sql: inout SQLBuilder, _ appendQuery: (inout SQLBuilder) throws -> Void) throws
     /// Appends "the record `id` matches the full-text `pattern`" for a statement that reads rows
     /// in another index's order and stops at its page, so few rows are checked: an engine may
-    /// check each row rather than collect every match first. By default
+    /// check each row rather than collect every match first. `table`, when not nil, is a count
+    /// of the same pattern's matches in the statement's `WITH` clause
+    /// (``appendMatchCountTable(named:_:schema:stoppingAfter:into:)``): an engine that collects
+    /// the matches to check rows may take them from there. By default
     /// ``appendFullTextMatch(_:schema:into:)``.
-    func appendFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws
-    /// Appends "the record `id` matches the full-text `pattern`" for a statement that reads
-    /// many rows in another index's order and stops at its page: the matches are collected
-    /// once, and each row looked up among them, without the engine reading the matches' rows
-    /// instead. By default ``appendFullTextMatch(_:schema:into:)``.
-    func appendCollectedFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws
-    /// Appends "the record `id` matches the full-text `pattern`" as
-    /// ``appendFullTextCheck(_:schema:into:)`` does, in a statement whose `WITH` clause has
-    /// `table`, a count of the same pattern's matches (``appendMatchCountTable(named:_:schema:stoppingAfter:into:)``),
-    /// when `table` is not nil: an engine that collects the matches to check rows may take them
-    /// from there. By default ``appendFullTextCheck(_:schema:into:)``.
     ///
     /// ```swift
-    /// // SQLite: catalogue_in_matches(product.id, 'product_fts', ?, (SELECT collected FROM catalogue_match_count))
+    /// // SQLite, for a prefix it does not check row by row:
+    /// // catalogue_in_matches(product.id, 'product_fts', ?, (SELECT collected FROM catalogue_match_count))
     /// try dialect.appendFullTextCheck(pattern, schema: Product.schema, countedIn: "catalogue_match_count", into: &sql)
     /// ```
     func appendFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, countedIn table: String?, into sql: inout SQLBuilder) throws
-    /// Appends "the record `id` matches the full-text `pattern`" as
-    /// ``appendCollectedFullTextCheck(_:schema:into:)`` does, taking the collected matches from
-    /// `table` where the engine collects them there
+    /// Appends "the record `id` matches the full-text `pattern`" for a statement that reads
+    /// many rows in another index's order and stops at its page: the matches are collected
+    /// once, and each row looked up among them, without the engine reading the matches' rows
+    /// instead; taken from the count `table` where the engine collects them there
     /// (``appendFullTextCheck(_:schema:countedIn:into:)``). By default
-    /// ``appendCollectedFullTextCheck(_:schema:into:)``.
+    /// ``appendFullTextMatch(_:schema:into:)``.
     func appendCollectedFullTextCheck(
         _ pattern: FullTextPattern, schema: RecordSchema, countedIn table: String?, into sql: inout SQLBuilder
     ) throws
@@ -120,8 +114,7 @@ public protocol SQLDialect: Sendable {
     /// statement's row checks of the same pattern name the table
     /// (``appendFullTextCheck(_:schema:countedIn:into:)``), so an engine that collects the
     /// matches for its checks may collect them here, once for the count and every check (SQLite
-    /// then counts every match). By default `name AS MATERIALIZED (SELECT <the count of
-    /// ``appendMatchCount(_:schema:stoppingAfter:into:)``> AS matches)`.
+    /// then counts every match). By default ``appendCountingMatchCountTable(named:_:schema:stoppingAfter:into:)``.
     ///
     /// ```swift
     /// // SQLite: catalogue_match_count_set AS MATERIALIZED (SELECT catalogue_collect_matches('product_fts', ?) AS collected),
@@ -188,27 +181,32 @@ extension SQLDialect {
         return schema.qualifiedID
     }
 
-    public func appendFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
-        try appendFullTextMatch(pattern, schema: schema, into: &sql)
-    }
-
-    public func appendCollectedFullTextCheck(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws {
-        try appendFullTextMatch(pattern, schema: schema, into: &sql)
-    }
-
     public func appendFullTextCheck(
         _ pattern: FullTextPattern, schema: RecordSchema, countedIn table: String?, into sql: inout SQLBuilder
     ) throws {
-        try appendFullTextCheck(pattern, schema: schema, into: &sql)
+        try appendFullTextMatch(pattern, schema: schema, into: &sql)
     }
 
     public func appendCollectedFullTextCheck(
         _ pattern: FullTextPattern, schema: RecordSchema, countedIn table: String?, into sql: inout SQLBuilder
     ) throws {
-        try appendCollectedFullTextCheck(pattern, schema: schema, into: &sql)
+        try appendFullTextMatch(pattern, schema: schema, into: &sql)
     }
 
     public func appendMatchCountTable(
+        named name: String, _ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int, into sql: inout SQLBuilder
+    ) throws {
+        try appendCountingMatchCountTable(named: name, pattern, schema: schema, stoppingAfter: limit, into: &sql)
+    }
+
+    /// `name AS MATERIALIZED (SELECT <the count of ``appendMatchCount(_:schema:stoppingAfter:into:)``>
+    /// AS matches)`: the default ``appendMatchCountTable(named:_:schema:stoppingAfter:into:)``,
+    /// which counts and collects nothing, for a dialect that writes its own where it can.
+    ///
+    /// ```swift
+    /// try dialect.appendCountingMatchCountTable(named: "catalogue_match_count", pattern, schema: Product.schema, stoppingAfter: 50_000, into: &sql)
+    /// ```
+    public func appendCountingMatchCountTable(
         named name: String, _ pattern: FullTextPattern, schema: RecordSchema, stoppingAfter limit: Int, into sql: inout SQLBuilder
     ) throws {
         sql.append(name)
