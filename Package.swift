@@ -170,7 +170,11 @@ let package = Package(
             dependencies: [
                 "CatalogueServer",
                 "CatalogueKit",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // Not HummingbirdTesting: its HTTP client (AsyncHTTPClient, TLS, HTTP/2,
+                // BoringSSL) took three minutes of every build; the tests have their own client.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(

@@ -18,7 +18,7 @@ import Logging
 /// ```
 public enum CatalogueServer {
     /// The application: the router below, the change broadcaster as a service, listening where
-    /// `options` say. `catalogue serve` runs it; tests drive it with HummingbirdTesting.
+    /// `options` say. `catalogue serve` runs it; the tests run it on a free port.
     public static func makeApplication(
         catalogue: Catalogue, options: ServerOptions, logger: Logger,
         onServerRunning: @escaping @Sendable (_ address: String) async -> Void = { _ in }

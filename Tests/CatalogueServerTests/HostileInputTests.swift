@@ -1,7 +1,6 @@
 import CatalogueKit
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 @testable import CatalogueServer
 
@@ -21,6 +20,9 @@ struct HostileInputTests {
         (0..<60).map { "w\($0)" }.joined(separator: " "),
     ]
 
+    /// The largest request line and headers SwiftNIO's HTTP parser takes (llhttp's 80 KB).
+    static let largestRequestHead = 80 * 1024
+
     static let endpoints = ["/api/countries", "/api/products", "/api/countries/sections", "/api/products/sections",
                             "/api/countries/scopes", "/api/products/scopes", "/api/countries/sections/S", "/api/products/sections/%23"]
 
@@ -36,6 +38,12 @@ struct HostileInputTests {
                         let answer = try await client.get(uri)
                         let label = "\(endpoint) \(mode) \(String(text.debugDescription.prefix(40)))"
                         let tooLong = text.unicodeScalars.count > ServerOptions.maximumTextLength
+                        if uri.utf8.count > Self.largestRequestHead {
+                            // Refused by SwiftNIO's HTTP parser before any route (docs/openapi.yaml).
+                            #expect(answer.status == .badRequest, "\(label)")
+                            #expect(answer.body.readableBytes == 0, "\(label)")
+                            continue
+                        }
                         if tooLong {
                             #expect(answer.status == .badRequest, "\(label)")
                         } else {
@@ -85,8 +93,8 @@ struct HostileInputTests {
     @Test("Raw bytes that are not UTF-8 in the request line get a 400 or results, and the server goes on")
     func rawBytes() async throws {
         let fixture = try ServerFixture()
-        try await fixture.test(.live) { client in
-            let port = try #require(client.port)
+        try await fixture.test { client in
+            let port = client.port
             for bytes in [[0xFF, 0xFE], [0xC3], [0xED, 0xA0, 0x80], [0x00]] as [[UInt8]] {
                 let connection = try RawHTTPConnection(port: port)
                 connection.send(Array("GET /api/countries?q=".utf8) + bytes + Array(" HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8))

@@ -1,7 +1,6 @@
 import CatalogueKit
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 @testable import CatalogueServer
 
@@ -28,8 +27,8 @@ struct ChangesControllerTests {
 
     /// Opens the stream of `entity` and waits for its `ready` event; returns the connection
     /// and the response head.
-    static func open(_ entity: String, port: Int?) async throws -> (RawHTTPConnection, String) {
-        let connection = try RawHTTPConnection(port: try #require(port))
+    static func open(_ entity: String, port: Int) async throws -> (RawHTTPConnection, String) {
+        let connection = try RawHTTPConnection(port: port)
         connection.send("GET /api/\(entity)/changes HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
         let text = try await connection.readText(containing: "event: ready\ndata: {}\n\n")
         #expect(text.hasPrefix("event: ready\ndata: {}\n\n"))
@@ -40,7 +39,7 @@ struct ChangesControllerTests {
     @Test("ready on connect; an import through the API arrives as a change with the new rows")
     func importThroughTheAPI() async throws {
         let fixture = try ServerFixture()
-        try await fixture.test(.live) { client in
+        try await fixture.test { client in
             let (stream, head) = try await Self.open("products", port: client.port)
             #expect(head.hasPrefix("HTTP/1.1 200"))
             #expect(head.lowercased().contains("content-type: text/event-stream"))
@@ -64,7 +63,7 @@ struct ChangesControllerTests {
     func writesInProcess() async throws {
         let fixture = try ServerFixture()
         let catalogue = fixture.catalogue
-        try await fixture.test(.live) { client in
+        try await fixture.test { client in
             let (stream, _) = try await Self.open("products", port: client.port)
             let inserted = try await catalogue.write { db in try db.insert(Product(name: "Kazoo", type: "music")) }
             let id = try #require(inserted.id)
@@ -91,7 +90,7 @@ struct ChangesControllerTests {
     func keepAliveAndShutdown() async throws {
         let fixture = try ServerFixture()
         let options = ServerFixture.options { $0.keepAliveInterval = .milliseconds(100) }
-        let stream = try await fixture.test(.live, options: options) { client in
+        let stream = try await fixture.test(options: options) { client in
             let (stream, _) = try await Self.open("countries", port: client.port)
             let text = try await stream.readText(containing: ": keep-alive\n\n: keep-alive\n\n")
             #expect(!text.contains("event: change"))

@@ -1,7 +1,6 @@
 import CatalogueKit
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 @testable import CatalogueServer
 
@@ -134,8 +133,8 @@ struct ImportControllerTests {
             #expect(small.status == .ok)
         }
         // Chunked, without a Content-Length: refused as the bytes arrive.
-        try await fixture.test(.live, options: options) { client in
-            let connection = try RawHTTPConnection(port: try #require(client.port))
+        try await fixture.test(options: options) { client in
+            let connection = try RawHTTPConnection(port: client.port)
             var request = "POST /api/products/import HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(ServerFixture.token)\r\n"
             request += "Transfer-Encoding: chunked\r\n\r\n"
             connection.send(request)

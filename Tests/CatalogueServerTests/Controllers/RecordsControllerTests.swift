@@ -1,7 +1,6 @@
 import CatalogueKit
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 @testable import CatalogueServer
 

@@ -1,7 +1,6 @@
 import CatalogueKit
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 @testable import CatalogueServer
 
@@ -39,7 +38,7 @@ struct SectionsControllerTests {
 
     /// Every row of every section, read in batches of `batch`.
     static func allRows<Item: Decodable & Sendable>(
-        _ type: Item.Type, entity: String, query: String, sections: [SectionsBody.Summary], batch: Int, client: any TestClientProtocol
+        _ type: Item.Type, entity: String, query: String, sections: [SectionsBody.Summary], batch: Int, client: TestClient
     ) async throws -> [(String, [Item])] {
         var result: [(String, [Item])] = []
         for section in sections {

@@ -145,6 +145,15 @@ final class RawHTTPConnection: @unchecked Sendable {
         return (status, head, body)
     }
 
+    /// Reads until the server closes the connection; returns every byte it sent.
+    func readToEnd(timeout: Duration = .seconds(30), context: String) async throws -> [UInt8] {
+        do {
+            return try await read(until: { _ in false }, timeout: timeout, context: context)
+        } catch Failure.closed {
+            return buffer
+        }
+    }
+
     /// Whether the server closes the connection within `timeout`.
     func waitForClose(timeout: Duration) async -> Bool {
         do {

@@ -1,7 +1,6 @@
 import CatalogueKit
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 @testable import CatalogueServer
 
@@ -75,10 +74,10 @@ struct ResultCacheTests {
     @Test("Totals follow an import through the server at once")
     func totalsFollowImports() async throws {
         let fixture = try ServerFixture()
-        @Sendable func total(_ client: any TestClientProtocol) async throws -> Int {
+        @Sendable func total(_ client: TestClient) async throws -> Int {
             try await client.get("/api/products?q=the&limit=1").decode(SearchBody<Product>.self).total
         }
-        try await fixture.test(.live) { client in
+        try await fixture.test { client in
             let first = try await total(client)
             #expect(try await total(client) == first)
             #expect(try await client.post("/api/products/import", "name,type\nTheremin,music\nThe Kazoo,music\n").status == .ok)

@@ -1,8 +1,8 @@
 import CatalogueKit
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
+import ServiceLifecycle
 import Testing
 @testable import CatalogueServer
 
@@ -39,60 +39,55 @@ final class ServerFixture: Sendable {
         return options
     }
 
-    /// The application over this catalogue, its log lines captured in ``logs``.
-    func application(_ options: ServerOptions = ServerFixture.options()) -> some ApplicationProtocol {
+    /// The application over this catalogue, its log lines captured in ``logs``; `onServerRunning`
+    /// gets the address it listens on.
+    func application(
+        _ options: ServerOptions = ServerFixture.options(),
+        onServerRunning: @escaping @Sendable (_ address: String) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         let logs = self.logs
         let logger = Logger(label: "catalogue.serve.test") { _ in CapturingLogHandler(logs: logs) }
-        return CatalogueServer.makeApplication(catalogue: catalogue, options: options, logger: logger)
+        return CatalogueServer.makeApplication(catalogue: catalogue, options: options, logger: logger, onServerRunning: onServerRunning)
     }
 
-    /// Runs `body` with a client of the application (in process through the router, or a live
-    /// server), the server's tasks kept off the cooperative pool (``DispatchTaskExecutor``).
+    /// Runs `body` with a client of the application, served at 127.0.0.1 on a free port, then
+    /// shuts the server down. The server's tasks are kept off the cooperative pool
+    /// (``DispatchTaskExecutor``).
     func test<T: Sendable>(
-        _ setup: TestingSetup = .router, options: ServerOptions = ServerFixture.options(),
-        _ body: @Sendable (any TestClientProtocol) async throws -> T
+        options: ServerOptions = ServerFixture.options(),
+        _ body: @Sendable (TestClient) async throws -> T
     ) async throws -> T {
-        let application = self.application(options)
+        let (addresses, reportAddress) = AsyncStream.makeStream(of: String.self)
+        let application = self.application(options) { address in
+            reportAddress.yield(address)
+            reportAddress.finish()
+        }
         return try await withTaskExecutorPreference(DispatchTaskExecutor.shared) {
-            try await application.test(setup, body)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let services = ServiceGroup(configuration: .init(services: [application], logger: application.logger))
+                group.addTask {
+                    defer { reportAddress.finish() }  // a server that could not start ends the wait
+                    try await services.run()
+                }
+                do {
+                    guard let address = await addresses.first(where: { _ in true }) else {
+                        try await group.waitForAll()  // the server's error
+                        throw TestResponse.Malformed(description: "the server stopped before it listened")
+                    }
+                    guard let port = address.split(separator: ":").last.flatMap({ Int($0) }) else {
+                        throw TestResponse.Malformed(description: "the server listens at \(address), no port")
+                    }
+                    let value = try await body(TestClient(port: port))
+                    await services.triggerGracefulShutdown()
+                    try await group.waitForAll()
+                    return value
+                } catch {
+                    await services.triggerGracefulShutdown()
+                    try? await group.waitForAll()
+                    throw error
+                }
+            }
         }
-    }
-}
-
-extension TestClientProtocol {
-    /// GET `uri`.
-    func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
-        try await execute(uri: uri, method: .get, headers: headers)
-    }
-
-    /// POST `body` to `uri` with the fixture's token (or `token`; nil: no Authorization header).
-    func post(_ uri: String, _ body: String, token: String? = ServerFixture.token, headers: HTTPFields = [:]) async throws -> TestResponse {
-        var headers = headers
-        if let token { headers[.authorization] = "Bearer \(token)" }
-        return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
-    }
-}
-
-extension TestResponse {
-    /// The body decoded as `T`.
-    func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(buffer: body))
-    }
-
-    /// The body as a JSON object.
-    var json: [String: Any] {
-        get throws {
-            try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])
-        }
-    }
-
-    /// The `error` of a JSON error body.
-    var errorMessage: String? {
-        (try? json)?["error"] as? String
-    }
-
-    var text: String {
-        String(buffer: body)
     }
 }
 
