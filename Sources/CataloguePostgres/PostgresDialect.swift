@@ -39,6 +39,14 @@ public struct PostgresDialect: SQLDialect {
     public var unlimited: DatabaseValue { .null }
     public var isDistinctFrom: String { "IS DISTINCT FROM" }
 
+    /// 64. PostgreSQL's planner weighs every index condition of a WHERE against the others
+    /// (bitmap index paths, combined pairwise), so its planning time grows with the square of
+    /// their number: a `terms` search of 2,000 words over the country name and capital took
+    /// 1.25 s to plan, and of 10,000 words over a minute, to run in 5 ms. Past 64 conditions
+    /// the rest are one `(…) IS TRUE`, which only the first 64 are planned around: the
+    /// 10,000-word search plans in 0.3 s. In a WHERE, `IS TRUE` keeps the rows `AND` would.
+    public var largestPlannedConjunction: Int? { 64 }
+
     /// `expression >= $1 AND expression < $2`, both bound, so a generic plan keeps the B-tree
     /// range scan (a generic plan of `LIKE $1` cannot use it). Without a successor (an empty
     /// prefix, or only U+10FFFF, beyond which PostgreSQL stores no character) the range has no

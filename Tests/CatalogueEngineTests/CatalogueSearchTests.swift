@@ -71,6 +71,27 @@ struct CatalogueSearchTests {
         #expect(try search.countries("colombia bogota", mode: .terms) == ["Colombia"])
     }
 
+    @Test("Terms past the 64 PostgreSQL plans one by one still all count: a term at 70 that matches nothing finds nothing",
+          arguments: EngineUnderTest.all)
+    func manyTerms(engine: EngineUnderTest) throws {
+        let catalogue = try engine.makeCatalogue()
+        let words = (0..<100).map { "part\($0)x" }
+        try catalogue.write { db in
+            try db.insert(Product(name: words.joined(separator: " "), type: "kits"))
+            try db.insert(Product(name: words.dropLast(30).joined(separator: " "), type: "kits"))
+        }
+        func names(_ terms: [String]) throws -> [String] {
+            try catalogue.records(CatalogueSearch.products(matching: terms.joined(separator: " "), mode: .terms)).map(\.name)
+        }
+        #expect(try names(words) == [words.joined(separator: " ")])
+        #expect(try catalogue.fetchCount(CatalogueSearch.products(matching: words.joined(separator: " "), mode: .terms)) == 1)
+        #expect(try names(Array(words.prefix(70))).count == 2)
+        var missing = words
+        missing[70] = "nowhere"
+        #expect(try names(missing).isEmpty)
+        #expect(try catalogue.fetchCount(CatalogueSearch.products(matching: missing.joined(separator: " "), mode: .terms)) == 0)
+    }
+
     @Test("Words: \"united ki\" → United Kingdom; \"sao tome\" → São Tomé and Príncipe", arguments: EngineUnderTest.all)
     func words(engine: EngineUnderTest) throws {
         let search = try search(engine)

@@ -204,6 +204,24 @@ struct PostgresDialectTests {
         }
     }
 
+    @Test("A WHERE's AND past 64 conditions: the rest one (…) IS TRUE; not under NOT, where NULL is not FALSE")
+    func longConjunction() throws {
+        let terms = (0..<70).map { "term\($0)" }.joined(separator: " ")
+        let count = try CatalogueSearch.products(matching: terms, mode: .terms).countSQL(in: dialect)
+        let condition = "(product.name_key LIKE $N ESCAPE '\\')"
+        let numbered = count.sql.replacing(/\$[0-9]+/, with: "$N")
+        let planned = Array(repeating: "(\(condition))", count: 64).joined(separator: " AND ")
+        #expect(numbered.hasPrefix("SELECT count(*) FROM product WHERE \(planned) AND ((\(condition)) AND "))
+        #expect(numbered.hasSuffix(") IS TRUE"))
+        #expect(count.arguments.count == 70)
+        #expect(count.arguments.last == .text("%term69%"))
+        let negated = try FetchRequest<Product>(predicate: .not(CatalogueSearch.products(matching: terms, mode: .terms).predicate))
+            .countSQL(in: dialect)
+        #expect(!negated.sql.contains("IS TRUE"))
+        let short = try CatalogueSearch.products(matching: "a1 b2 c3", mode: .terms).countSQL(in: dialect)
+        #expect(!short.sql.contains("IS TRUE"))
+    }
+
     @Test("TRUE, FALSE, IS DISTINCT FROM")
     func basics() throws {
         #expect(try FetchRequest<Product>().countSQL(in: dialect).sql == "SELECT count(*) FROM product WHERE TRUE")

@@ -52,7 +52,18 @@ struct PredicateCompiler {
         case .false:
             sql.append(dialect.falseCondition)
         case .and(let predicates):
-            try join(predicates[...], separator: " AND ", empty: dialect.trueCondition, required: required, into: &sql)
+            if required, let planned = dialect.largestPlannedConjunction, predicates.count > planned {
+                // Every row must meet the whole AND, so NULL and FALSE both reject it: IS TRUE
+                // keeps the same rows, and its operand is not planned around (see the property).
+                // Checked row by row, its conditions are written in their plain forms (as not
+                // required), not in those an index serves.
+                try join(predicates.prefix(planned), separator: " AND ", empty: dialect.trueCondition, required: true, into: &sql)
+                sql.append(" AND (")
+                try join(predicates.dropFirst(planned), separator: " AND ", empty: dialect.trueCondition, required: false, into: &sql)
+                sql.append(") IS TRUE")
+            } else {
+                try join(predicates[...], separator: " AND ", empty: dialect.trueCondition, required: required, into: &sql)
+            }
         case .or(let predicates):
             try join(
                 predicates[...], separator: " OR ", empty: dialect.falseCondition, required: required && predicates.count == 1,
