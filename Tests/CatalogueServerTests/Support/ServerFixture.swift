@@ -50,6 +50,12 @@ final class ServerFixture: Sendable {
         return CatalogueServer.makeApplication(catalogue: catalogue, options: options, logger: logger, onServerRunning: onServerRunning)
     }
 
+    /// Why ``test(options:_:)`` has no server to give its body.
+    struct NotListening: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { reason }
+    }
+
     /// Runs `body` with a client of the application, served at 127.0.0.1 on a free port, then
     /// shuts the server down. The server's tasks are kept off the cooperative pool
     /// (``DispatchTaskExecutor``).
@@ -72,10 +78,10 @@ final class ServerFixture: Sendable {
                 do {
                     guard let address = await addresses.first(where: { _ in true }) else {
                         try await group.waitForAll()  // the server's error
-                        throw TestResponse.Malformed(description: "the server stopped before it listened")
+                        throw NotListening(reason: "the server stopped before it listened")
                     }
                     guard let port = address.split(separator: ":").last.flatMap({ Int($0) }) else {
-                        throw TestResponse.Malformed(description: "the server listens at \(address), no port")
+                        throw NotListening(reason: "the server listens at \(address), no port")
                     }
                     let value = try await body(TestClient(port: port))
                     await services.triggerGracefulShutdown()

@@ -11,12 +11,12 @@ import Testing
 ///
 /// The figures are 300,000 rows and 10 trials of each kind (a few minutes here):
 /// `scripts/postgres-reliability-figures.sh` runs that. A plain `swift test --traits PostgreSQL`
-/// runs a smaller but real version (`CATALOGUE_PG_CRASH_ROWS`, default 50,000, and
+/// runs a smaller but real version (`CATALOGUE_PG_CRASH_ROWS`, default 20,000, and
 /// `CATALOGUE_PG_CRASH_TRIALS`, default 5), so CI stays quick; both print a figure line
 /// ("crash safety (postgres, …): …") and one line per trial.
 @Suite("Crash safety on PostgreSQL (the built binary)", .serialized, .requiresPostgres)
 struct PostgresCrashSafetyTests {
-    static let rows = PostgresCrashSafetyTests.setting("CATALOGUE_PG_CRASH_ROWS", default: 50_000)
+    static let rows = PostgresCrashSafetyTests.setting("CATALOGUE_PG_CRASH_ROWS", default: 20_000)
     /// Kills that must reach a running import, of each kind.
     static let trials = PostgresCrashSafetyTests.setting("CATALOGUE_PG_CRASH_TRIALS", default: 5)
     /// At most this many imports are started to get them (a kill after the import exited does
