@@ -9,8 +9,8 @@ import Darwin
 /// back as it comes: for Server-Sent Events, bodies sent in pieces, and bytes no HTTP client
 /// would send.
 ///
-/// Reads block a GCD thread, never one of Swift's cooperative threads (the server under test
-/// needs those).
+/// Reads block a thread of their own, never one of Swift's cooperative threads or GCD's (the
+/// server under test needs those).
 final class RawHTTPConnection: @unchecked Sendable {
     // @unchecked: used by one test task at a time.
     private let descriptor: Int32
@@ -83,10 +83,13 @@ final class RawHTTPConnection: @unchecked Sendable {
     func read(
         until done: @escaping @Sendable ([UInt8]) -> Bool, timeout: Duration = .seconds(30), context: String
     ) async throws -> [UInt8] {
+        // A thread of its own, not one of GCD's: the server under test runs its tasks on GCD's
+        // pool (DispatchTaskExecutor), and reads blocking that pool's few threads starved it
+        // under AddressSanitizer's load until a request timed out (CI, 2026-11-27).
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 continuation.resume(with: Result { try self.blockingRead(until: done, timeout: timeout, context: context) })
-            }
+            }.start()
         }
     }
 

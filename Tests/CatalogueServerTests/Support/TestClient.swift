@@ -33,7 +33,8 @@ struct TestClient: Sendable {
         }
         head += "\r\n"
         connection.send(Array(head.utf8) + (bodyBytes ?? []))
-        let bytes = try await connection.readToEnd(context: "the response to \(method.rawValue) \(uri)")
+        // A minute: under AddressSanitizer, in CI's loaded test run, a response can take seconds.
+        let bytes = try await connection.readToEnd(timeout: .seconds(60), context: "the response to \(method.rawValue) \(uri)")
         return try TestResponse(parsing: bytes, context: "\(method.rawValue) \(uri)")
     }
 
