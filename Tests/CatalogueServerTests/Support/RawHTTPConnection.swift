@@ -120,16 +120,22 @@ final class RawHTTPConnection: @unchecked Sendable {
     /// The body of a chunked response so far: the data of every whole chunk after the head.
     static func streamedBody(_ bytes: [UInt8]) -> String {
         guard let end = headEnd(bytes) else { return "" }
-        var body: [UInt8] = []
-        var index = end + 4
-        while let lineEnd = (index..<max(index, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
-              let size = Int(String(decoding: bytes[index..<lineEnd], as: UTF8.self), radix: 16),
-              lineEnd + 2 + size + 2 <= bytes.count {
-            body += bytes[(lineEnd + 2)..<(lineEnd + 2 + size)]
+        return String(decoding: chunkedData(bytes[(end + 4)...]).data, as: UTF8.self)
+    }
+
+    /// The data of every whole chunk of a chunked body, and whether its last (empty) chunk has
+    /// come.
+    static func chunkedData(_ bytes: ArraySlice<UInt8>) -> (data: [UInt8], complete: Bool) {
+        var data: [UInt8] = []
+        var index = bytes.startIndex
+        while let lineEnd = (index..<max(index, bytes.endIndex - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }),
+              let size = Int(String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? "", radix: 16),
+              lineEnd + 2 + size + 2 <= bytes.endIndex {
+            if size == 0 { return (data, true) }
+            data += bytes[(lineEnd + 2)..<(lineEnd + 2 + size)]
             index = lineEnd + 2 + size + 2
-            if size == 0 { break }
         }
-        return String(decoding: body, as: UTF8.self)
+        return (data, false)
     }
 
     /// Reads one whole response with a Content-Length; returns (status, head, body).
@@ -169,7 +175,8 @@ final class RawHTTPConnection: @unchecked Sendable {
         }
     }
 
-    private static func headEnd(_ bytes: [UInt8]) -> Int? {
+    /// Where the head of the response in `bytes` ends (its blank line's CR), if it has come.
+    static func headEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
         for index in 0...(bytes.count - 4) where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
             return index

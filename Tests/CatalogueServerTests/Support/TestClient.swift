@@ -67,8 +67,7 @@ struct TestResponse: Sendable {
     /// Parses a whole HTTP/1.1 response: the status line, the header fields, then the body
     /// (chunks joined when it was sent chunked).
     init(parsing bytes: [UInt8], context: String) throws {
-        let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        guard let headEnd = Self.firstIndex(of: separator, in: bytes[...]) else {
+        guard let headEnd = RawHTTPConnection.headEnd(bytes) else {
             throw Malformed(description: "\(context): no whole response head in \(bytes.count) bytes")
         }
         let lines = String(decoding: bytes[..<headEnd], as: UTF8.self).components(separatedBy: "\r\n")
@@ -85,9 +84,13 @@ struct TestResponse: Sendable {
             headers.append(Field(name: name, value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
         self.headers = headers
-        let rest = bytes[(headEnd + separator.count)...]
+        let rest = bytes[(headEnd + 4)...]
         if headers[.transferEncoding]?.lowercased() == "chunked" {
-            body = ByteBuffer(bytes: try Self.dechunked(rest, context: context))
+            let (data, complete) = RawHTTPConnection.chunkedData(rest)
+            guard complete else {
+                throw Malformed(description: "\(context): a chunked body cut short after \(data.count) bytes")
+            }
+            body = ByteBuffer(bytes: data)
         } else if let length = headers[.contentLength].flatMap({ Int($0) }) {
             guard rest.count >= length else {
                 throw Malformed(description: "\(context): \(rest.count) of the body's \(length) bytes")
@@ -95,31 +98,6 @@ struct TestResponse: Sendable {
             body = ByteBuffer(bytes: rest.prefix(length))
         } else {
             body = ByteBuffer(bytes: rest)
-        }
-    }
-
-    /// The data of a chunked body's chunks, up to the last (empty) one.
-    private static func dechunked(_ bytes: ArraySlice<UInt8>, context: String) throws -> [UInt8] {
-        let lineEnd: [UInt8] = Array("\r\n".utf8)
-        var data: [UInt8] = []
-        var index = bytes.startIndex
-        while true {
-            guard let sizeEnd = firstIndex(of: lineEnd, in: bytes[index...]),
-                  let size = Int(String(decoding: bytes[index..<sizeEnd], as: UTF8.self)
-                      .split(separator: ";").first.map(String.init) ?? "", radix: 16),
-                  sizeEnd + 2 + size <= bytes.endIndex else {
-                throw Malformed(description: "\(context): a chunked body cut short after \(data.count) bytes")
-            }
-            if size == 0 { return data }
-            data += bytes[(sizeEnd + 2)..<(sizeEnd + 2 + size)]
-            index = sizeEnd + 2 + size + 2
-        }
-    }
-
-    private static func firstIndex(of pattern: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
-        guard bytes.count >= pattern.count else { return nil }
-        return (bytes.startIndex...(bytes.endIndex - pattern.count)).first { start in
-            bytes[start..<(start + pattern.count)].elementsEqual(pattern)
         }
     }
 
