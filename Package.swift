@@ -16,10 +16,20 @@ let package = Package(
         // minutes: BoringSSL, NIO), `--db postgres://…` in the CLI, and the tests on PostgreSQL.
         // Off by default so the quick start and `swift test` build no network code:
         //   swift build --traits PostgreSQL        swift test --traits PostgreSQL
+        //
+        // It enables Server too: `--traits PostgreSQL` replaces the default traits, and a
+        // PostgreSQL catalogue is the one most likely to be served.
         .trait(
             name: "PostgreSQL",
-            description: "The PostgreSQL engine (CataloguePostgres, postgres-nio) and --db postgres://… in the CLI"),
-        .default(enabledTraits: []),
+            description: "The PostgreSQL engine (CataloguePostgres, postgres-nio) and --db postgres://… in the CLI",
+            enabledTraits: ["Server"]),
+        // `catalogue serve` (CatalogueServer: Hummingbird, SwiftNIO). On by default; a build that
+        // needs no server (CI's ThreadSanitizer run of the library suites) turns it off with
+        // `--disable-default-traits` and builds no SwiftNIO. CatalogueKit never depends on it.
+        .trait(
+            name: "Server",
+            description: "catalogue serve: the HTTP API and the search page (CatalogueServer, Hummingbird)"),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -79,15 +89,16 @@ let package = Package(
             dependencies: ["CatalogueCore", "CatalogueSQLite", "SQLiteStore"]
         ),
         // `catalogue serve`: the JSON API, the change streams and the embedded search page, on
-        // Hummingbird. Talks to the catalogue only through its engine-neutral async API.
+        // Hummingbird. Talks to the catalogue only through its engine-neutral async API. Its
+        // sources compile only with the Server trait (`#if Server`, on by default).
         .target(
             name: "CatalogueServer",
             dependencies: [
                 "CatalogueCore",
                 "DatabaseCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
             ],
             exclude: ["Page"],
             plugins: ["EmbedResourcesPlugin"]
@@ -97,7 +108,7 @@ let package = Package(
             name: "catalogue",
             dependencies: [
                 "CatalogueKit",
-                "CatalogueServer",
+                .target(name: "CatalogueServer", condition: .when(traits: ["Server"])),
                 .target(name: "CataloguePostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -172,9 +183,9 @@ let package = Package(
                 "CatalogueKit",
                 // Not HummingbirdTesting: its HTTP client (AsyncHTTPClient, TLS, HTTP/2,
                 // BoringSSL) took three minutes of every build; the tests have their own client.
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
             ]
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 import Hummingbird
 import Logging
@@ -85,3 +86,4 @@ public enum CatalogueServer {
         router.addRoutes(RecordsController<R>(catalogue: catalogue).endpoints, atPath: RouterPath(base))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import DatabaseCore
 import Foundation
 
@@ -73,3 +74,4 @@ public struct ImportTokenError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 }
+#endif

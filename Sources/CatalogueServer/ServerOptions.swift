@@ -1,3 +1,4 @@
+#if Server
 /// How `catalogue serve` listens and what it allows.
 ///
 /// ```swift
@@ -32,3 +33,4 @@ public struct ServerOptions: Sendable {
 
     public init() {}
 }
+#endif

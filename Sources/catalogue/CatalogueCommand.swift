@@ -29,11 +29,20 @@ struct CatalogueCommand: AsyncParsableCommand {
               catalogue serve --port 8080
             """,
         version: CatalogueVersion.current,
-        subcommands: [
-            SearchCommand.self, BrowseCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self, ShowCommand.self,
-            InteractiveCommand.self, ReindexCommand.self, ServeCommand.self,
-        ]
+        subcommands: subcommands
     )
+
+    /// Every subcommand; `serve` only in a build with the Server trait (the default).
+    private static var subcommands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [
+            SearchCommand.self, BrowseCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self, ShowCommand.self,
+            InteractiveCommand.self, ReindexCommand.self,
+        ]
+        #if Server
+        commands.append(ServeCommand.self)
+        #endif
+        return commands
+    }
 
     /// `--db` before the subcommand (`catalogue --db x.sqlite search bog`): parsed here and
     /// handed to the subcommand's own `--db`, which takes the same name.
@@ -47,12 +56,17 @@ struct CatalogueCommand: AsyncParsableCommand {
             // `serve` is the one async command. A cast to its type compares metadata; a cast to
             // `any AsyncParsableCommand` would have the runtime scan every conformance record of
             // the binary to learn that `search` has none (about 1 % of a cold search).
+            #if Server
             if var serve = command as? ServeCommand {
                 try await serve.run()
             } else {
                 assert(!(command is any AsyncParsableCommand), "an async command other than serve: run it above")
                 try command.run()
             }
+            #else
+            assert(!(command is any AsyncParsableCommand), "an async command other than serve: run it above")
+            try command.run()
+            #endif
             try DatabaseInUse.verifyReads()
             DatabaseInUse.close()
             try standardOutput.finish()

@@ -1,3 +1,4 @@
+#if Server
 import ArgumentParser
 import CatalogueKit
 import CatalogueServer
@@ -96,3 +97,4 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+#endif

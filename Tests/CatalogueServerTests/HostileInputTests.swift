@@ -1,3 +1,4 @@
+#if Server
 import CatalogueKit
 import Foundation
 import Hummingbird
@@ -105,3 +106,4 @@ struct HostileInputTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Testing
 @testable import CatalogueServer
@@ -43,3 +44,4 @@ struct ImportTokenTests {
         #expect(throws: ImportTokenError.self) { try ImportToken(contentsOfFile: directory.path) }
     }
 }
+#endif

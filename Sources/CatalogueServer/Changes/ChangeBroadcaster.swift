@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 import Logging
 import ServiceLifecycle
@@ -157,3 +158,4 @@ final class ChangeBroadcaster: Service, Sendable {
 struct Subscription: Sendable {
     let cancel: @Sendable () -> Void
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 
 /// The data of a `change` event on `/api/{entity}/changes`: which records of one entity were
@@ -40,3 +41,4 @@ enum ServerSentEvent: Sendable, Equatable {
         }
     }
 }
+#endif

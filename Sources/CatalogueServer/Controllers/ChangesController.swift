@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 import Hummingbird
 import ServiceLifecycle
@@ -57,3 +58,4 @@ struct ChangesController<R: ServedRecord>: Sendable {
         })
     }
 }
+#endif

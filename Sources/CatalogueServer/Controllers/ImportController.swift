@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 import Hummingbird
 import Logging
@@ -113,3 +114,4 @@ struct ImportController<R: ServedRecord>: Sendable {
         return value
     }
 }
+#endif

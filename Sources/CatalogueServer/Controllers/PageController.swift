@@ -1,3 +1,4 @@
+#if Server
 import Hummingbird
 
 /// The search page: `GET /` is `index.html`, `GET /assets/{name}` the other files of
@@ -29,3 +30,4 @@ struct PageController: Sendable {
         return asset.response(headers: [:])
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 import Hummingbird
 
@@ -32,3 +33,4 @@ struct RecordsController<R: ServedRecord>: Sendable {
         return "no \(R.entity.singular) with \(name) '\(SearchQuery.quoted(key))'"
     }
 }
+#endif

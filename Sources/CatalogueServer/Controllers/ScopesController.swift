@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 import Hummingbird
 
@@ -35,3 +36,4 @@ struct ScopesController<R: ServedRecord>: Sendable {
         return JSONBody.response(Scopes(scopes: zip(bar, counts).map { ScopeCount(scope: $0.key, title: $0.title, count: $1) }))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 import Hummingbird
 
@@ -45,3 +46,4 @@ struct SearchController<R: ServedRecord>: Sendable {
         return json.response()
     }
 }
+#endif

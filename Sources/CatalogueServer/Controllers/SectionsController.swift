@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 import Hummingbird
 
@@ -107,3 +108,4 @@ struct SectionsController<R: ServedRecord>: Sendable {
         return json.response()
     }
 }
+#endif

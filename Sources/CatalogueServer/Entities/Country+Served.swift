@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 
 extension Country: ServedRecord {
@@ -38,3 +39,4 @@ extension Country: ServedRecord {
         key.flatMap { CountryScope(rawValue: $0.lowercased()) } ?? .name
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 
 /// A search's text prepared once for highlighting every record of an answer: trimmed, its words
@@ -104,3 +105,4 @@ final class HighlightQuery {
         return result
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 
 extension Product: ServedRecord {
@@ -22,3 +23,4 @@ extension Product: ServedRecord {
         return highlights
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 
 /// What a search matched in one record: for each matched field, its text cut into segments
@@ -30,3 +31,4 @@ struct RecordHighlights: Sendable, Equatable {
         return true
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 
 /// What the server needs to know about an entity beyond its ``EntityDescriptor``: which scopes
@@ -61,3 +62,4 @@ extension ServedRecord {
         return request
     }
 }
+#endif

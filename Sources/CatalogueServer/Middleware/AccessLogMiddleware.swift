@@ -1,3 +1,4 @@
+#if Server
 import Hummingbird
 import Logging
 
@@ -36,3 +37,4 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         logger.info("request", metadata: metadata)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Hummingbird
 import Logging
 
@@ -39,3 +40,4 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+#endif

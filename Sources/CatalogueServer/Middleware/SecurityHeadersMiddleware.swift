@@ -1,3 +1,4 @@
+#if Server
 import Hummingbird
 
 /// Headers every answer carries: no content sniffing, and no framing of the page elsewhere.
@@ -11,3 +12,4 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 
 /// The sections of a search, as ``SectionedResultsController`` forms them: by the initial
@@ -87,3 +88,4 @@ struct SectionLayout<R: ServedRecord>: Sendable {
         return titles.contains(title) && !title.isEmpty ? title : nil
     }
 }
+#endif

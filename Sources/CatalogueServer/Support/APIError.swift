@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 
@@ -39,3 +40,4 @@ public struct APIError: Error, Sendable, Hashable, HTTPResponseError, CustomStri
 struct ErrorBody: Encodable {
     let error: String
 }
+#endif

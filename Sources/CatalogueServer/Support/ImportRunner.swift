@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 import Dispatch
 
@@ -20,3 +21,4 @@ struct ImportRunner: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 
@@ -40,3 +41,4 @@ enum JSONBody {
         return encoder
     }
 }
+#endif

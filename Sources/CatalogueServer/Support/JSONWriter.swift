@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 import Hummingbird
 
@@ -202,3 +203,4 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Hummingbird
 
 /// The files of the search page, embedded in the binary by `EmbedResourcesPlugin` from
@@ -76,3 +77,4 @@ struct PageAssets: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 /// The parameters of a request's query string, decoded strictly: `+` is a space, `%XX` a byte,
 /// and a value whose escapes are broken or whose bytes are not UTF-8 is refused (a 400 naming
 /// the parameter), never guessed at.
@@ -89,3 +90,4 @@ extension Substring {
         return result
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 
 /// Totals (and product types) of recent requests, reused until the catalogue changes.
@@ -109,3 +110,4 @@ final class ResultCache: Sendable {
         let request: FetchRequest<R>
     }
 }
+#endif

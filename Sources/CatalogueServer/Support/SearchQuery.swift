@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 
 /// What a list request asks for, read from its query string and checked: the text (`q`), the
@@ -79,3 +80,4 @@ struct PageWindow: Sendable, Hashable {
         self = window
     }
 }
+#endif

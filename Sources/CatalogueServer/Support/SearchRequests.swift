@@ -1,3 +1,4 @@
+#if Server
 import CatalogueCore
 
 /// Turns a checked ``SearchQuery`` into the library's search request, checking its scope: the
@@ -28,3 +29,4 @@ struct SearchRequests: Sendable {
 
     private struct DataScopesKey<R>: Hashable {}
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueKit
 import Foundation
 import Testing
@@ -42,3 +43,4 @@ struct ChangeBroadcasterTests {
         #expect(event.updated.isEmpty && !event.reload)
     }
 }
+#endif

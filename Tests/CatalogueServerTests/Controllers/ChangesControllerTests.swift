@@ -1,3 +1,4 @@
+#if Server
 import CatalogueKit
 import Foundation
 import Hummingbird
@@ -111,3 +112,4 @@ struct ChangesControllerTests {
         #expect(broadcaster.subscriberCount == 0)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueKit
 import Foundation
 import Hummingbird
@@ -150,3 +151,4 @@ struct ImportControllerTests {
         #expect(try await fixture.catalogue.search(CatalogueSearch.products(matching: "product")).totalCount == 0)
     }
 }
+#endif

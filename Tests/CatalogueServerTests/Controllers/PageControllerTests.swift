@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 import Testing
@@ -72,3 +73,4 @@ struct PageControllerTests {
         #expect(PageAssets.contentType(of: "a") == "application/octet-stream")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueKit
 import Foundation
 import Hummingbird
@@ -59,3 +60,4 @@ struct RecordsControllerTests {
         }
     }
 }
+#endif

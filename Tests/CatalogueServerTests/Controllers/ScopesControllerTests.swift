@@ -1,3 +1,4 @@
+#if Server
 import CatalogueKit
 import Foundation
 import Hummingbird
@@ -58,3 +59,4 @@ struct ScopesControllerTests {
         }
     }
 }
+#endif

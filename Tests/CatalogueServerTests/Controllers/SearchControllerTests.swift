@@ -1,3 +1,4 @@
+#if Server
 import CatalogueKit
 import Foundation
 import Hummingbird
@@ -156,3 +157,4 @@ struct SearchControllerTests {
         #expect(try await fixture.test { client in try await client.get("/api/countries?q=" + queryEncoded(longest)) }.status == .ok)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueKit
 import Foundation
 import Hummingbird
@@ -200,3 +201,4 @@ struct SectionsControllerTests {
         }
     }
 }
+#endif

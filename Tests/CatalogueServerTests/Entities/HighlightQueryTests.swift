@@ -1,3 +1,4 @@
+#if Server
 import CatalogueKit
 import Testing
 @testable import CatalogueServer
@@ -45,3 +46,4 @@ struct HighlightQueryTests {
         #expect(HighlightQuery(SearchQuery(text: "x", mode: .prefix)).segments(of: "") == nil)
     }
 }
+#endif

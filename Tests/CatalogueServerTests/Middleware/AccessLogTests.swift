@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 import Logging
@@ -29,3 +30,4 @@ struct AccessLogTests {
         #expect(fixture.logs.all.contains { $0.message == "import" && $0.metadata["added"] == "1" })
     }
 }
+#endif

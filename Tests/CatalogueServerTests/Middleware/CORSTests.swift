@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 import Testing
@@ -43,3 +44,4 @@ struct CORSTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Logging
 import Foundation
 
@@ -35,3 +36,4 @@ struct CapturingLogHandler: LogHandler {
         logs.append(event.level, event.message.description, metadata.merging(event.metadata ?? [:]) { $1 })
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Dispatch
 
 /// Runs tasks on a concurrent GCD queue instead of Swift's cooperative pool.
@@ -18,3 +19,4 @@ final class DispatchTaskExecutor: TaskExecutor {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueKit
 import Foundation
 import Testing
@@ -50,3 +51,4 @@ struct JSONWriterTests {
         #expect(parsed.first as? String == "a\"b\\c\n\r\t\u{0}\u{1F}é🇨🇴")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Testing
 @testable import CatalogueServer
 
@@ -30,3 +31,4 @@ struct QueryStringTests {
         #expect(QueryString.decodePathSegment("%ZZ") == nil)
     }
 }
+#endif

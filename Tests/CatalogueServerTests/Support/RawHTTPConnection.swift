@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -191,3 +192,4 @@ final class RawHTTPConnection: @unchecked Sendable {
         return 0
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CatalogueKit
 import Foundation
 import Hummingbird
@@ -90,3 +91,4 @@ struct ResultCacheTests {
     // A write by another process: ServeCommandTests.writeByAnotherProcess (a separate server
     // process, whose change poll no other test can hold up).
 }
+#endif

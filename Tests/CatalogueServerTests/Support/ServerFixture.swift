@@ -1,3 +1,4 @@
+#if Server
 import CatalogueKit
 import Foundation
 import Hummingbird
@@ -122,3 +123,4 @@ func queryEncoded(_ text: String) -> String {
     allowed.insert(charactersIn: "-._~")
     return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 
@@ -126,3 +127,4 @@ struct TestResponse: Sendable {
         String(decoding: body.readableBytesView, as: UTF8.self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -60,3 +61,4 @@ final class EventStreamReader {
         return true
     }
 }
+#endif

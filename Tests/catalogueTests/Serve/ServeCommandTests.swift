@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import PostgresTestSupport
 import Testing
@@ -127,3 +128,4 @@ struct ServeCommandTests {
         }
     }
 }
+#endif

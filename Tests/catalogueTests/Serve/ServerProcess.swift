@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -106,3 +107,4 @@ func httpRequest(
     let (status, fields, text) = try outcome.get()
     return (status, fields, text)
 }
+#endif
