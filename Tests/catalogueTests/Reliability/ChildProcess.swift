@@ -6,6 +6,8 @@ final class ChildProcess {
     let process = Process()
     private let output = Pipe()
     private let error = Pipe()
+    /// When the process was started.
+    private(set) var started = Date()
 
     /// Starts `catalogue ARGUMENTS` with `CATALOGUE_DB=database`.
     init(_ arguments: [String], database: String, environment extra: [String: String] = [:]) throws {
@@ -18,6 +20,19 @@ final class ChildProcess {
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        started = Date()
+    }
+
+    /// Waits until the process exits or `seconds` pass, whichever comes first (polling every
+    /// 10 ms); returns whether it is still running.
+    func isRunning(after seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return true }
+            Thread.sleep(forTimeInterval: min(left, 0.01))
+        }
+        return false
     }
 
     /// Sends `signal` (SIGKILL by default).

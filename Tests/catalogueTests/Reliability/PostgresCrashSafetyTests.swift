@@ -92,8 +92,8 @@ struct PostgresCrashSafetyTests {
             let database = try server.createDatabase(prefix: "crash_trial", template: baseline.name)
             let child = try ChildProcess(["import", "products", csv], database: database.url)
             let delay = Double.random(in: 0...horizon, using: &generator)
-            Thread.sleep(forTimeInterval: delay)
-            let wasRunning = child.process.isRunning
+            let wasRunning = child.isRunning(after: delay)
+            let runTime = Date().timeIntervalSince(child.started)
             let reachedRunningImport: Bool
             let outcome: ChildProcess.Outcome
             switch kill {
@@ -111,7 +111,8 @@ struct PostgresCrashSafetyTests {
             }
             if !reachedRunningImport {
                 #expect(outcome.status == 0, "trial \(trial): the import failed before the kill: \(outcome.error)")
-                horizon = min(horizon, delay)
+                // It had run at most this long: the next kills are spread over that.
+                horizon = min(horizon, wasRunning ? delay : runTime)
             }
 
             // A killed client's server process may still be finishing its transaction.
@@ -127,7 +128,7 @@ struct PostgresCrashSafetyTests {
                 if landed == false { killed.none += 1 } else if landed == true { killed.all += 1 }
             }
             let ending = landed.map { $0 ? "all new" : "all old" } ?? "neither"
-            trialLines.append("\(trial): \(String(format: "%.2f", delay)) s, \(reachedRunningImport ? "running" : "exited"), \(ending)")
+            trialLines.append("\(trial): \(String(format: "%.2f", delay)) s, \(reachedRunningImport ? "running" : "exited (after \(String(format: "%.2f", runTime)) s)"), \(ending)")
             try database.drop()
         }
         try baseline.drop()
