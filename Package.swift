@@ -14,7 +14,7 @@ let package = Package(
     traits: [
         // PostgreSQL support: the CataloguePostgres engine (postgres-nio, whose first build takes
         // minutes: BoringSSL, NIO), `--db postgres://…` in the CLI, and the tests on PostgreSQL.
-        // Off by default so the quick start and `swift test` build no network code:
+        // Off by default so the quick start and `swift test` build no database driver or TLS:
         //   swift build --traits PostgreSQL        swift test --traits PostgreSQL
         //
         // It enables Server too: `--traits PostgreSQL` replaces the default traits, and a
