@@ -26,13 +26,37 @@ enum EngineUnderTest: String, Sendable, CustomTestStringConvertible {
         self == .sqlite ? "SQLite" : "PostgreSQL"
     }
 
-    /// Every engine this test run covers.
+    /// Every engine this test run covers: those built in and available, less those that
+    /// `CATALOGUE_TEST_ENGINES` leaves out (CI's PostgreSQL stage sets it to `postgres`: the
+    /// stage before it ran these suites on SQLite).
     static var all: [EngineUnderTest] {
         #if PostgreSQL
-        PostgresTestServer.testsShouldRun() ? [.sqlite, .postgres] : [.sqlite]
+        let available: [EngineUnderTest] = PostgresTestServer.testsShouldRun() ? [.sqlite, .postgres] : [.sqlite]
         #else
-        [.sqlite]
+        let available: [EngineUnderTest] = [.sqlite]
         #endif
+        return selected(from: available, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The engines of `available` that `CATALOGUE_TEST_ENGINES` (a comma-separated list of
+    /// `sqlite` and `postgres`) names, or all of them when it is unset or empty. A name that is no
+    /// engine, or a list that leaves none, stops the run: it would otherwise test nothing.
+    ///
+    /// ```swift
+    /// EngineUnderTest.selected(from: [.sqlite, .postgres], environment: ["CATALOGUE_TEST_ENGINES": "postgres"])  // [.postgres]
+    /// ```
+    static func selected(from available: [EngineUnderTest], environment: [String: String]) -> [EngineUnderTest] {
+        guard let list = environment["CATALOGUE_TEST_ENGINES"], !list.isEmpty else { return available }
+        let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let wanted = names.map { name -> EngineUnderTest in
+            guard let engine = EngineUnderTest(rawValue: name) else {
+                preconditionFailure("CATALOGUE_TEST_ENGINES: \(name) is no engine (sqlite, postgres)")
+            }
+            return engine
+        }
+        let engines = available.filter(wanted.contains)
+        precondition(!engines.isEmpty, "CATALOGUE_TEST_ENGINES=\(list) leaves no engine of \(available.map(\.rawValue)) to test")
+        return engines
     }
 
     /// A new catalogue of its own on this engine (seeded unless `seed` is false).
@@ -147,5 +171,16 @@ struct EnginesUnderTestTests {
         // A build without the PostgreSQL trait covers SQLite only: `swift test --traits PostgreSQL`.
         #expect(EngineUnderTest.all == [.sqlite])
         #endif
+    }
+
+    @Test("CATALOGUE_TEST_ENGINES picks among the available engines; unset or empty, all of them")
+    func selectedEngines() {
+        let both: [EngineUnderTest] = [.sqlite, .postgres]
+        #expect(EngineUnderTest.selected(from: both, environment: [:]) == both)
+        #expect(EngineUnderTest.selected(from: both, environment: ["CATALOGUE_TEST_ENGINES": ""]) == both)
+        #expect(EngineUnderTest.selected(from: both, environment: ["CATALOGUE_TEST_ENGINES": "postgres"]) == [.postgres])
+        #expect(EngineUnderTest.selected(from: both, environment: ["CATALOGUE_TEST_ENGINES": "sqlite"]) == [.sqlite])
+        #expect(EngineUnderTest.selected(from: both, environment: ["CATALOGUE_TEST_ENGINES": "postgres, sqlite"]) == both)
+        #expect(EngineUnderTest.selected(from: [.sqlite], environment: ["CATALOGUE_TEST_ENGINES": "sqlite,postgres"]) == [.sqlite])
     }
 }
