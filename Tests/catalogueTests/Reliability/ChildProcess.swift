@@ -7,7 +7,7 @@ final class ChildProcess {
     private let output = Pipe()
     private let error = Pipe()
     /// When the process was started.
-    private(set) var started = Date()
+    let started: Date
 
     /// Starts `catalogue ARGUMENTS` with `CATALOGUE_DB=database`.
     init(_ arguments: [String], database: String, environment extra: [String: String] = [:]) throws {

@@ -37,29 +37,23 @@ struct CrashSafetyTests {
             var outcomes = (none: 0, all: 0)
             // Kills that reached a running import (the others came after it had exited).
             var killed = (none: 0, all: 0)
-            var generator = SystemRandomNumberGenerator()
             var attempts = 0
-            // Kills are spread over this many seconds; an import that finished before its kill
-            // shows imports are now faster (the machine's load changes), and shortens it.
-            var horizon = duration
+            var schedule = KillSchedule(runTime: duration)
             for trial in 0..<Self.maximumAttempts where killed.none + killed.all < Self.trials {
                 attempts += 1
                 let path = runner.directory.appendingPathComponent("trial-\(trial).sqlite").path
                 try FileManager.default.copyItem(atPath: baseline, toPath: path)
                 let child = try ChildProcess(["import", "products", csv], database: path)
-                let delay = Double.random(in: 0...horizon, using: &generator)
-                let wasRunning = child.isRunning(after: delay)
-                let runTime = Date().timeIntervalSince(child.started)
+                let moment = schedule.waitForMoment(of: child)
                 child.kill()
                 let outcome = child.waitForOutcome()
                 let reachedRunningImport = outcome.killedBySignal && outcome.status == SIGKILL
                 if !reachedRunningImport {
                     #expect(outcome.status == 0, "trial \(trial): the import failed before the kill: \(outcome.error)")
-                    // It had run at most this long: the next kills are spread over that.
-                    horizon = min(horizon, wasRunning ? delay : runTime)
+                    schedule.processFinishedFirst(moment)
                 }
 
-                #expect(try sqliteValue(path, "PRAGMA integrity_check") == "ok", "trial \(trial) after \(delay) s")
+                #expect(try sqliteValue(path, "PRAGMA integrity_check") == "ok", "trial \(trial) after \(moment.delay) s")
                 #expect(try sqliteValue(path, "INSERT INTO product_fts (product_fts) VALUES ('integrity-check'); "
                         + "INSERT INTO product_name_key_trigram (product_name_key_trigram) VALUES ('integrity-check'); SELECT 'fts ok';") == "fts ok",
                         "trial \(trial)")

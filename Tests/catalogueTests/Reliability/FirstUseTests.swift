@@ -79,27 +79,23 @@ struct FirstUseTests {
             let timed = try ChildProcess(["search", "co", "--db", path], database: path).wait()
             try #require(timed.status == 0, "\(timed.error)")
             let duration = Date().timeIntervalSince(start)
-            var horizon = duration
+            var schedule = KillSchedule(runTime: duration)
             var landed = 0
             var attempts = 0
             var outcomes = (nothing: 0, whole: 0)
-            var generator = SystemRandomNumberGenerator()
             // Until 20 kills have reached a running process (at most 60 tries).
             for trial in 0..<60 where landed < 20 {
                 attempts += 1
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
                 let child = try ChildProcess(["search", "co", "--db", path], database: path)
-                let delay = Double.random(in: 0...horizon, using: &generator)
-                let wasRunning = child.isRunning(after: delay)
-                let runTime = Date().timeIntervalSince(child.started)
+                let moment = schedule.waitForMoment(of: child)
                 child.kill()
                 let outcome = child.waitForOutcome()
                 if outcome.killedBySignal, outcome.status == SIGKILL {
                     landed += 1
                 } else {
                     #expect(outcome.status == 0, "trial \(trial): \(outcome.error)")
-                    // It had run at most this long: the next kills are spread over that.
-                    horizon = min(horizon, wasRunning ? delay : runTime)
+                    schedule.processFinishedFirst(moment)
                 }
                 if FileManager.default.fileExists(atPath: path) {
                     outcomes.whole += 1

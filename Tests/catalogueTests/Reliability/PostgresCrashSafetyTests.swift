@@ -82,18 +82,13 @@ struct PostgresCrashSafetyTests {
         // Kills that reached a running import (the others came after it had exited).
         var killed = (none: 0, all: 0)
         var trialLines: [String] = []
-        var generator = SystemRandomNumberGenerator()
         var attempts = 0
-        // Kills are spread over this many seconds; an import that finished before its kill
-        // shows imports are now faster (the machine's load changes), and shortens it.
-        var horizon = duration
+        var schedule = KillSchedule(runTime: duration)
         for trial in 0..<Self.maximumAttempts where killed.none + killed.all < Self.trials {
             attempts += 1
             let database = try server.createDatabase(prefix: "crash_trial", template: baseline.name)
             let child = try ChildProcess(["import", "products", csv], database: database.url)
-            let delay = Double.random(in: 0...horizon, using: &generator)
-            let wasRunning = child.isRunning(after: delay)
-            let runTime = Date().timeIntervalSince(child.started)
+            let moment = schedule.waitForMoment(of: child)
             let reachedRunningImport: Bool
             let outcome: ChildProcess.Outcome
             switch kill {
@@ -106,20 +101,19 @@ struct PostgresCrashSafetyTests {
                 outcome = child.waitForOutcome()
                 // The client lost its server before it had finished (an import that finished
                 // first exits 0).
-                reachedRunningImport = wasRunning && outcome.status != 0
+                reachedRunningImport = moment.wasRunning && outcome.status != 0
                 try server.restart()
             }
             if !reachedRunningImport {
                 #expect(outcome.status == 0, "trial \(trial): the import failed before the kill: \(outcome.error)")
-                // It had run at most this long: the next kills are spread over that.
-                horizon = min(horizon, wasRunning ? delay : runTime)
+                schedule.processFinishedFirst(moment)
             }
 
             // A killed client's server process may still be finishing its transaction.
             #expect(try PostgresCatalogueState.waitForNoSessions(on: database), "trial \(trial): sessions still open")
             let state = try PostgresCatalogueState(database)
             let landed: Bool? = state == before ? false : (state == after ? true : nil)
-            #expect(landed != nil, "trial \(trial) after \(delay) s: neither the old nor the new catalogue: \(state)")
+            #expect(landed != nil, "trial \(trial) after \(moment.delay) s: neither the old nor the new catalogue: \(state)")
             if outcome.status == 0 {
                 #expect(landed == true, "trial \(trial): an import that reported success was lost")
             }
@@ -128,7 +122,7 @@ struct PostgresCrashSafetyTests {
                 if landed == false { killed.none += 1 } else if landed == true { killed.all += 1 }
             }
             let ending = landed.map { $0 ? "all new" : "all old" } ?? "neither"
-            trialLines.append("\(trial): \(String(format: "%.2f", delay)) s, \(reachedRunningImport ? "running" : "exited (after \(String(format: "%.2f", runTime)) s)"), \(ending)")
+            trialLines.append("\(trial): \(String(format: "%.2f", moment.delay)) s, \(reachedRunningImport ? "running" : "exited (after \(String(format: "%.2f", moment.runTime)) s)"), \(ending)")
             try database.drop()
         }
         try baseline.drop()
