@@ -44,6 +44,18 @@ struct CatalogueCommand: AsyncParsableCommand {
         return commands
     }
 
+    /// `command` if it is `serve`, the one async command (in a build with the Server trait).
+    /// A cast to its type compares metadata; a cast to `any AsyncParsableCommand` would have the
+    /// runtime scan every conformance record of the binary to learn that `search` has none
+    /// (about 1 % of a cold search).
+    private static func asyncCommand(_ command: any ParsableCommand) -> (any AsyncParsableCommand)? {
+        #if Server
+        command as? ServeCommand
+        #else
+        nil
+        #endif
+    }
+
     /// `--db` before the subcommand (`catalogue --db x.sqlite search bog`): parsed here and
     /// handed to the subcommand's own `--db`, which takes the same name.
     @OptionGroup var global: GlobalOptions
@@ -53,20 +65,12 @@ struct CatalogueCommand: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
-            // `serve` is the one async command. A cast to its type compares metadata; a cast to
-            // `any AsyncParsableCommand` would have the runtime scan every conformance record of
-            // the binary to learn that `search` has none (about 1 % of a cold search).
-            #if Server
-            if var serve = command as? ServeCommand {
-                try await serve.run()
+            if var asyncCommand = asyncCommand(command) {
+                try await asyncCommand.run()
             } else {
-                assert(!(command is any AsyncParsableCommand), "an async command other than serve: run it above")
+                assert(!(command is any AsyncParsableCommand), "an async command other than serve: return it from asyncCommand(_:)")
                 try command.run()
             }
-            #else
-            assert(!(command is any AsyncParsableCommand), "an async command other than serve: run it above")
-            try command.run()
-            #endif
             try DatabaseInUse.verifyReads()
             DatabaseInUse.close()
             try standardOutput.finish()
