@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (with AddressSanitizer) and runs each for FUZZ_SECONDS (default 60),
-# FUZZ_JOBS at once (default 1).
+# Builds the libFuzzer targets (with AddressSanitizer) and runs each for FUZZ_SECONDS (default 60).
 # New interesting inputs go to a scratch copy of Corpus/; a crash leaves its input in
 # Fuzz/Crashes/TARGET/ and makes the script fail. Turn each crash into a regression test and
 # add its input to Corpus/ (see RELIABILITY.md).
@@ -26,44 +25,22 @@ corpus_dir() {
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
-# Up to FUZZ_JOBS fuzzers run at once, each for its whole FUZZ_SECONDS. One by default: libFuzzer
-# uses one core, but on CI's 2 virtual cores two side by side ran 56 % and 65 % fewer inputs
-# (PredicateFormat, SearchText) than each alone, so the time saved was fuzzing lost.
-parallel="${FUZZ_JOBS:-1}"
-
-# Runs one fuzzer on its corpus; its log goes to $scratch/TARGET.log, its exit status to
-# $scratch/TARGET.status.
-run_target() {
-    local target="$1" dir status=0
-    dir="$(corpus_dir "$target")"
-    # Leak checking is off here: libFuzzer's own bookkeeping and the Swift runtime's globals
-    # are reported as leaks; the test suite runs under LeakSanitizer instead.
-    ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" "$bin/Fuzz$target" \
-        "$scratch/$dir" "Corpus/$dir" \
-        -max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1 \
-        -artifact_prefix="Crashes/$target/" > "$scratch/$target.log" 2>&1 || status=$?
-    echo "$status" > "$scratch/$target.status"
-}
-
-for target in "${targets[@]}"; do
-    dir="$(corpus_dir "$target")"
-    mkdir -p "$scratch/$dir" "Crashes/$target"
-done
-for target in "${targets[@]}"; do
-    while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do sleep 1; done
-    echo "== Fuzz$target for ${seconds}s (corpus Corpus/$(corpus_dir "$target"))"
-    run_target "$target" &
-done
-wait
-
 failed=0
 passed=0
 for target in "${targets[@]}"; do
-    if [ "$(cat "$scratch/$target.status")" = 0 ]; then
-        echo "Fuzz$target: $(grep -E "^Done" "$scratch/$target.log" | tail -1)"
+    dir="$(corpus_dir "$target")"
+    mkdir -p "$scratch/$dir" "Crashes/$target"
+    echo "== Fuzz$target for ${seconds}s (corpus Corpus/$dir)"
+    # Leak checking is off here: libFuzzer's own bookkeeping and the Swift runtime's globals
+    # are reported as leaks; the test suite runs under LeakSanitizer instead.
+    if ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" "$bin/Fuzz$target" \
+        "$scratch/$dir" "Corpus/$dir" \
+        -max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1 \
+        -artifact_prefix="Crashes/$target/" > "$scratch/$target.log" 2>&1; then
+        grep -E "^Done|stat::number_of_executed_units" "$scratch/$target.log" | tail -2
         passed=$((passed + 1))
     else
-        echo "Fuzz$target FAILED (exit $(cat "$scratch/$target.status")); last lines of its log:"
+        echo "Fuzz$target FAILED; last lines of its log:"
         tail -40 "$scratch/$target.log"
         ls -l "Crashes/$target"
         failed=$((failed + 1))
