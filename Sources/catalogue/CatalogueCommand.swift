@@ -26,11 +26,19 @@ struct CatalogueCommand: AsyncParsableCommand {
               catalogue search bog --scope capital
               catalogue search united ki --match words
               catalogue --db ./catalogue.sqlite search ipad --entity products --scope device --format json
-              catalogue serve --port 8080
-            """,
+            """ + serveExample,
         version: CatalogueVersion.current,
         subcommands: subcommands
     )
+
+    /// The help's last example, `serve`'s, in a build with the Server trait (the default).
+    private static var serveExample: String {
+        #if Server
+        "\n  catalogue serve --port 8080"
+        #else
+        ""
+        #endif
+    }
 
     /// Every subcommand; `serve` only in a build with the Server trait (the default).
     private static var subcommands: [any ParsableCommand.Type] {
