@@ -17,12 +17,15 @@ public struct MigrationPlan: Sendable {
     public init(migrations: [Migration]) throws {
         // Numbers compare as numbers: 10000_x comes after 9999_y.
         let sorted = migrations.sorted { Self.order($0.identifier) < Self.order($1.identifier) }
-        var numbers: Set<Substring> = []
+        // An array, not a `Set<Substring>`: a few dozen numbers at most, and a set's first use
+        // has the Swift runtime scan every protocol conformance record of the binary.
+        var numbers: [Substring] = []
         for migration in sorted {
             let number = migration.identifier.prefix { $0 != "_" }
-            guard numbers.insert(number).inserted else {
+            guard !numbers.contains(number) else {
                 throw MigrationError.duplicateMigration(migration.identifier)
             }
+            numbers.append(number)
         }
         self.migrations = sorted
     }

@@ -10,7 +10,17 @@
 /// hub.publish(DatabaseChange(tables: ["product"], rowIDs: ["product": [7]], origin: .thisCatalogue))
 /// ```
 package final class ChangeHub: Sendable {
-    private let subscribers = Locked<[UInt64: AsyncThrowingStream<DatabaseChange, any Error>.Continuation]>([:])
+    /// A stream's continuation, by the id that removes it when the stream ends.
+    private struct Subscriber {
+        let id: UInt64
+        let continuation: AsyncThrowingStream<DatabaseChange, any Error>.Continuation
+    }
+
+    // An array, not a dictionary by id: publishing reads every stream either way, a stream's
+    // end removes it in one pass, and a dictionary's type, made when any engine opens, has the
+    // Swift runtime scan every protocol conformance record of the binary to check
+    // `UInt64: Hashable` (about 1 % of a cold `catalogue search`).
+    private let subscribers = Locked<[Subscriber]>([])
     private let nextID = Locked<UInt64>(0)
 
     package init() {}
@@ -22,8 +32,8 @@ package final class ChangeHub: Sendable {
 
     /// Delivers `change` to every stream.
     package func publish(_ change: DatabaseChange) {
-        for continuation in subscribers.withLock({ Array($0.values) }) {
-            continuation.yield(change)
+        for subscriber in subscribers.withLock({ $0 }) {
+            subscriber.continuation.yield(change)
         }
     }
 
@@ -41,7 +51,7 @@ package final class ChangeHub: Sendable {
                 id += 1
                 return id
             }
-            subscribers.withLock { $0[id] = continuation }
+            subscribers.withLock { $0.append(Subscriber(id: id, continuation: continuation)) }
             let watcher = Task(executorPreference: executor) {
                 do {
                     try await watchElsewhere { continuation.yield($0) }
@@ -56,7 +66,7 @@ package final class ChangeHub: Sendable {
             // The table holds this continuation until then; ending the stream breaks that cycle.
             continuation.onTermination = { [subscribers] _ in
                 watcher.cancel()
-                subscribers.withLock { $0[id] = nil }
+                subscribers.withLock { $0.removeAll { $0.id == id } }
             }
         }
     }

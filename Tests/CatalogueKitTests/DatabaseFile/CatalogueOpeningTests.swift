@@ -124,6 +124,8 @@ struct CatalogueOpeningTests {
         defer { directory.remove() }
         let path = directory.path("c.sqlite")
         let leftover = CatalogueCreation.temporaryPath(for: path)
+        #expect(leftover == directory.path(".c.sqlite.creating"))
+        #expect(CatalogueCreation.temporaryPath(for: "c.sqlite") == "./.c.sqlite.creating")
         #expect(FileManager.default.createFile(atPath: leftover, contents: Data("half a catalogue".utf8)))
         _ = try Catalogue(path: path)
         #expect(!FileManager.default.fileExists(atPath: leftover))
