@@ -29,19 +29,27 @@ struct CatalogueCreation {
     let configuration: Configuration
 
     private var directory: String {
-        URL(fileURLWithPath: path).deletingLastPathComponent().path
+        Self.split(path).directory
+    }
+
+    /// The directory holding `path` and the file's name in it (`/data/c.sqlite` → `/data` and
+    /// `c.sqlite`; `c.sqlite` → `.`; `/c.sqlite` → `/`).
+    ///
+    /// Split at the last slash, not through `URL`: every open asks for the temporary path, and
+    /// `URL.path`'s first use has the Swift runtime scan every protocol conformance record of
+    /// the binary (about 1 % of a cold `catalogue search`).
+    private static func split(_ path: String) -> (directory: String, name: Substring) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path[...]) }
+        let directory = path[..<slash]
+        return (directory.isEmpty ? "/" : String(directory), path[path.index(after: slash)...])
     }
 
     /// The temporary file of a creation under the lock (`/data/c.sqlite` →
     /// `/data/.c.sqlite.creating`; `c.sqlite` → `./.c.sqlite.creating`). Only the lock holder
     /// creates, so one name is enough; without a lock, each process uses its own.
-    ///
-    /// Split at the last slash, not through `URL`: every open asks for it, and `URL.path`'s
-    /// first use has the Swift runtime scan every protocol conformance record of the binary
-    /// (about 1 % of a cold `catalogue search`).
     static func temporaryPath(for path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "./." + path + ".creating" }
-        return String(path[...slash]) + "." + path[path.index(after: slash)...] + ".creating"
+        let (directory, name) = split(path)
+        return directory + "/." + name + ".creating"
     }
 
     /// Removes what a killed creation left next to `path`, if any, when no creation is running.
@@ -54,7 +62,7 @@ struct CatalogueCreation {
     static func removeAbandonedFiles(for path: String) {
         let temporary = temporaryPath(for: path)
         guard access(temporary, F_OK) == 0 else { return }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let directory = split(path).directory
         for attempt in 0..<20 {
             if let lock = DirectoryLock(directory, waiting: false) {
                 defer { lock.release() }

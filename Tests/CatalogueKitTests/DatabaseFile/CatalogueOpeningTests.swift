@@ -126,6 +126,7 @@ struct CatalogueOpeningTests {
         let leftover = CatalogueCreation.temporaryPath(for: path)
         #expect(leftover == directory.path(".c.sqlite.creating"))
         #expect(CatalogueCreation.temporaryPath(for: "c.sqlite") == "./.c.sqlite.creating")
+        #expect(CatalogueCreation.temporaryPath(for: "data/c.sqlite") == "data/.c.sqlite.creating")
         #expect(FileManager.default.createFile(atPath: leftover, contents: Data("half a catalogue".utf8)))
         _ = try Catalogue(path: path)
         #expect(!FileManager.default.fileExists(atPath: leftover))
