@@ -72,12 +72,17 @@ struct CatalogueCommand: AsyncParsableCommand {
     /// 1 for failures and 2 for usage errors.
     static func main() async {
         do {
-            var command = try parseAsRoot()
-            if var asyncCommand = asyncCommand(command) {
-                try await asyncCommand.run()
+            if let search = SearchCommandLine.invocation(CommandLine.arguments.dropFirst()) {
+                // A plain `catalogue search`, read without swift-argument-parser's start-up cost.
+                try search.run()
             } else {
-                assert(!(command is any AsyncParsableCommand), "an async command other than serve: return it from asyncCommand(_:)")
-                try command.run()
+                var command = try parseAsRoot()
+                if var asyncCommand = asyncCommand(command) {
+                    try await asyncCommand.run()
+                } else {
+                    assert(!(command is any AsyncParsableCommand), "an async command other than serve: return it from asyncCommand(_:)")
+                    try command.run()
+                }
             }
             try DatabaseInUse.verifyReads()
             DatabaseInUse.close()

@@ -12,6 +12,21 @@ enum DatabaseInUse {
     /// The catalogue the command opened.
     static let catalogue = CommandState<Catalogue?>(nil)
 
+    /// Opens the catalogue at `location` as the command's own: errors are reported against its
+    /// path, and ``close()`` lets it go (see ``CatalogueLocation/open(access:writeLockTimeout:concurrentReads:)``).
+    ///
+    /// ```swift
+    /// let catalogue = try DatabaseInUse.open(CatalogueLocation(db: nil), access: .readOnly)
+    /// ```
+    static func open(
+        _ location: CatalogueLocation, access: CatalogueAccess, writeLockTimeout: Duration? = nil, concurrentReads: Bool = true
+    ) throws -> Catalogue {
+        path.withLock { $0 = location.path }
+        let catalogue = try location.open(access: access, writeLockTimeout: writeLockTimeout, concurrentReads: concurrentReads)
+        self.catalogue.withLock { $0 = catalogue }
+        return catalogue
+    }
+
     /// Before a command's output goes out: throws when the catalogue was read without locks
     /// and changed meanwhile (see ``Catalogue/verifyUnchangedSinceOpened()``).
     static func verifyReads() throws {

@@ -32,10 +32,7 @@ struct GlobalOptions: ParsableArguments {
     /// another writer up to `writeLockTimeout` (nil: as long as it takes). `concurrentReads`
     /// gives reads connections of their own (see ``CatalogueLocation/open(access:writeLockTimeout:concurrentReads:)``).
     func openCatalogue(access: CatalogueAccess, writeLockTimeout: Duration? = nil, concurrentReads: Bool = true) throws -> Catalogue {
-        DatabaseInUse.path.withLock { $0 = location.path }
-        let catalogue = try location.open(access: access, writeLockTimeout: writeLockTimeout, concurrentReads: concurrentReads)
-        DatabaseInUse.catalogue.withLock { $0 = catalogue }
-        return catalogue
+        try DatabaseInUse.open(location, access: access, writeLockTimeout: writeLockTimeout, concurrentReads: concurrentReads)
     }
 }
 

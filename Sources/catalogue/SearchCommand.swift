@@ -37,73 +37,38 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("The search text, joined with spaces (none: everything).", valueName: "text"))
-    var words: [String] = []
-
-    /// The entity searched without `--entity`.
-    static let defaultEntity = CatalogueEntity.countries
+    var words: [String] = SearchInvocation.defaults.words
 
     @Option(help: "What to search: \(CatalogueEntity.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var entity: CatalogueEntity = defaultEntity
+    var entity: CatalogueEntity = SearchInvocation.defaults.entity
 
     @Option(help: ScopeHelp.searchHelp, completion: ScopeHelp.searchCompletion)
     var scope: String?
 
     @Option(name: .customLong("match"), help: "How text matches: \(MatchMode.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var mode: MatchMode = .prefix
+    var mode: MatchMode = SearchInvocation.defaults.mode
 
     // Unconditional: "--limit -1" is a value to refuse, not a missing one.
     @Option(parsing: .unconditional, help: "At most this many results; 0 for all.")
-    var limit: Int = 50
+    var limit: Int = SearchInvocation.defaults.limit
 
     @Option(help: "Output format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: OutputFormat = .table
+    var format: OutputFormat = SearchInvocation.defaults.format
 
     @Option(help: "How far to count matches: capped (stop at 1,000) or exact.")
-    var count: CountOption = .capped
+    var count: CountOption = SearchInvocation.defaults.count
 
-    /// The search text: the words joined with spaces.
-    var text: String {
-        words.joined(separator: " ")
+    /// The search these options choose.
+    var invocation: SearchInvocation {
+        SearchInvocation(
+            db: global.db, words: words, entity: entity, scope: scope, mode: mode, limit: limit, format: format, count: count)
     }
 
     func validate() throws {
-        guard limit >= 0 else {
-            throw ValidationError("--limit must be 0 (no limit) or more, not \(limit)")
-        }
-        // A scope that cannot exist is refused before the catalogue is opened (or created).
-        _ = try Self.fixedScope(scope, of: entity.recordType)
+        try invocation.validate()
     }
 
     func run() throws {
-        let catalogue = try global.openCatalogue(access: .readOnly, concurrentReads: false)
-        try search(entity.recordType, in: catalogue)
-    }
-
-    private func search<R: CatalogueRecord>(_ type: R.Type, in catalogue: Catalogue) throws {
-        let scope = try catalogue.scope(self.scope, of: type)
-        let request = try R.searchRequest(matching: text, scope: scope.key, mode: mode)
-        let keys = R.entity.listFields.map(\.name)
-        guard format == .table else {
-            // JSON, CSV and NDJSON print the rows only: no count to spend time on.
-            var page = request
-            page.fetchLimit = limit == 0 ? nil : limit
-            RecordPrinter(format: format).print(try catalogue.fetch(page).map(\.listFields), keys: keys, summary: "")
-            return
-        }
-        let results = try catalogue.search(request, limit: limit == 0 ? nil : limit, count: count.limit)
-        let summary = !results.isCountExact || results.totalCount > results.records.count
-            ? results.shownSummary + " (--limit 0 for all)"
-            : results.summary
-        RecordPrinter(format: format).print(results.records.map(\.listFields), keys: keys, summary: summary)
-        if results.records.isEmpty, results.totalCount == 0, !text.isEmpty {
-            let suggestions = try catalogue.read { db in try R.suggestions(for: text, scope: scope.key, in: db) }
-            if !suggestions.isEmpty {
-                standardError("did you mean: \(suggestions.joined(separator: ", "))?")
-            }
-        }
-    }
-
-    private static func fixedScope<R: CatalogueRecord>(_ key: String?, of type: R.Type) throws -> SearchScope? {
-        try BrowseScope.usageError { try R.entity.fixedScope(key) }
+        try invocation.run()
     }
 }

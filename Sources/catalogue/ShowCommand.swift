@@ -50,7 +50,7 @@ struct ShowCommand: ParsableCommand {
     func validate() throws {
         let entity = resolvedEntity
         guard entity.lookup.normalizedKey(key) == nil else { return }
-        let suggestion = "catalogue search \"\(key)\"" + (entity == SearchCommand.defaultEntity ? "" : " --entity \(entity.rawValue)")
+        let suggestion = "catalogue search \"\(key)\"" + (entity == SearchInvocation.defaults.entity ? "" : " --entity \(entity.rawValue)")
         throw ValidationError(
             "'\(key)' is not a \(entity.singular) \(Self.keyName(entity.lookup)) (\(entity.lookup.keyDescription)); find one with: \(suggestion)")
     }
