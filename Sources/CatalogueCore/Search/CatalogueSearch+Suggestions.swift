@@ -108,7 +108,7 @@ extension CatalogueSearch {
         guard allowed > 0 else { return nil }
         let whole = TypoDistance.distance(typed, candidate, atMost: allowed)
         let start = candidate.count > typed.count
-            ? TypoDistance.distance(typed, Array(candidate.prefix(typed.count)), atMost: allowed) : nil
+            ? TypoDistance.distance(typed[...], candidate.prefix(typed.count), atMost: allowed) : nil
         return [whole, start].compactMap { $0 }.min()
     }
 }
