@@ -17,8 +17,8 @@ import CatalogueKit
 /// option, an unknown or misspelled one, a value swift-argument-parser or ``SearchInvocation``
 /// would refuse) gives nil, and swift-argument-parser parses the line as always, so help,
 /// errors and their wording stay its own. What this reader accepts, swift-argument-parser
-/// parses to the same ``SearchInvocation``: `SearchCommandLineTests` checks that on generated
-/// command lines.
+/// parses to the same ``SearchInvocation``: `SearchCommandLineTests` checks that on every command
+/// line of `search` and up to two pieces of a list of options, values and words.
 ///
 /// ```swift
 /// SearchCommandLine.invocation(["search", "bog", "--scope", "capital"])
