@@ -10,15 +10,17 @@ final class CollectedMatches {
         self.ids = ids
     }
 
-    /// Binary search.
+    /// Binary search (called once per row a statement checks).
     func contains(_ id: Int64) -> Bool {
-        var low = 0
-        var high = ids.count
-        while low < high {
-            let middle = (low + high) / 2
-            if ids[middle] < id { low = middle + 1 } else { high = middle }
+        ids.withUnsafeBufferPointer { ids in
+            var low = 0
+            var high = ids.count
+            while low < high {
+                let middle = (low + high) &>> 1
+                if ids[middle] < id { low = middle &+ 1 } else { high = middle }
+            }
+            return low < ids.count && ids[low] == id
         }
-        return low < ids.count && ids[low] == id
     }
 }
 

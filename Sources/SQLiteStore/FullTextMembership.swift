@@ -125,26 +125,31 @@ public enum FullTextMembership {
             sqlite3_result_null(context)
             return
         }
-        let matches: CollectedMatches
+        let id = sqlite3_value_int64(id)
         if let kept = sqlite3_get_auxdata(context, membershipPatternArgument) {
-            matches = Unmanaged<CollectedMatches>.fromOpaque(kept).takeUnretainedValue()
-        } else {
-            guard let name = tableName(context, table, of: functionName) else { return }
-            if let set, sqlite3_value_type(set) == SQLITE_INTEGER, let userData = sqlite3_user_data(context),
-               let collected = CollectedMatchSets.from(userData).matches(
-                   sqlite3_value_int64(set), table: name, pattern: text(of: pattern)) {
-                matches = collected
-            } else {
-                guard let collected = collect(context, table: name, pattern: pattern) else { return }
-                matches = collected
-            }
-            // SQLite owns the retained reference from here on, and may release it at once
-            // (then the next row collects again); `matches` stays alive for this row.
-            sqlite3_set_auxdata(context, membershipPatternArgument, Unmanaged.passRetained(matches).toOpaque()) { kept in
-                if let kept { Unmanaged<CollectedMatches>.fromOpaque(kept).release() }
-            }
+            // The call of every row but the first: the auxiliary data holds the set, so it is
+            // read without a retain and release of its own (the set is referenced weakly, so
+            // each of those would take the runtime's slow path).
+            let found = Unmanaged<CollectedMatches>.fromOpaque(kept)._withUnsafeGuaranteedRef { $0.contains(id) }
+            sqlite3_result_int(context, found ? 1 : 0)
+            return
         }
-        sqlite3_result_int(context, matches.contains(sqlite3_value_int64(id)) ? 1 : 0)
+        guard let name = tableName(context, table, of: functionName) else { return }
+        let matches: CollectedMatches
+        if let set, sqlite3_value_type(set) == SQLITE_INTEGER, let userData = sqlite3_user_data(context),
+           let collected = CollectedMatchSets.from(userData).matches(
+               sqlite3_value_int64(set), table: name, pattern: text(of: pattern)) {
+            matches = collected
+        } else {
+            guard let collected = collect(context, table: name, pattern: pattern) else { return }
+            matches = collected
+        }
+        // SQLite owns the retained reference from here on, and may release it at once
+        // (then the next row collects again); `matches` stays alive for this row.
+        sqlite3_set_auxdata(context, membershipPatternArgument, Unmanaged.passRetained(matches).toOpaque()) { kept in
+            if let kept { Unmanaged<CollectedMatches>.fromOpaque(kept).release() }
+        }
+        sqlite3_result_int(context, matches.contains(id) ? 1 : 0)
     }
 
     private static func collectSet(_ context: OpaquePointer, table: OpaquePointer?, pattern: OpaquePointer?) {
