@@ -94,8 +94,9 @@ extension Connection {
     /// all land, or, when one fails, none. Returns how many were inserted, updated and unchanged.
     /// From ``bulkWriteThreshold`` records on it writes as an import does, with the same index
     /// at the end: the full-text and trigram entries of the new rows are written in one
-    /// statement at the end instead of by a trigger per row, and the page cache is at least
-    /// 64 MiB for the batch. A batch of 100,000 records or more (by its `underestimatedCount`)
+    /// statement at the end instead of by a trigger per row, the trigger for rows written
+    /// without keys is set aside while every record has its keys (CatalogueKit computes them),
+    /// and the page cache is at least 64 MiB for the batch. A batch of 100,000 records or more (by its `underestimatedCount`)
     /// whose inserts reach (or, after 10,000 records, are on course to reach) 100,000 or half
     /// the rows the table held has the table's plain indexes built once at the end instead of
     /// row by row.
@@ -123,9 +124,14 @@ extension Connection {
                 // a batch too small to reach the threshold does not count the table's rows.
                 let indexes = expected >= IndexDeferral.minimumRows && upserter.isBatchPath
                     ? try IndexDeferral(table: S.Element.schema.table, on: self) : nil
+                // The trigger for rows without keys, while every row has its keys.
+                let keys = bulk && upserter.isBatchPath ? try KeyTriggerDeferral.suspend(S.Element.self, on: self) : nil
                 var counts = UpsertCounts()
                 for record in records {
-                    let outcome = try upserter.upsert(record)
+                    // Computed once, for the keys check and the write (the other path computes its own).
+                    let values = upserter.isBatchPath ? record.writtenValues : nil
+                    if let keys, let values { try keys.willWrite(values, on: self) }
+                    let outcome = try upserter.upsert(record, values: values)
                     counts.record(outcome)
                     if outcome == .inserted, let indexes {
                         // Records stand for the bytes of an import's file: after 10,000, the
@@ -137,6 +143,7 @@ extension Connection {
                 // The key ranges are rebuilt by reading the key index, so the indexes come first.
                 try indexes?.rebuild(on: self)
                 for deferral in deferrals { try deferral.resume(on: self) }
+                try keys?.resume(on: self)
                 try rebuildGrownKeyRanges()
                 return counts
             }

@@ -2,12 +2,14 @@ import CatalogueCore
 import SQLiteStore
 
 /// How an import writes on SQLite: two prepared statements per row (``RecordUpserter``), the
-/// full-text and trigram triggers suspended (``FullTextDeferral``) and, for big imports, the plain indexes
-/// built once at the end (``IndexDeferral``).
+/// full-text and trigram triggers suspended (``FullTextDeferral``), the trigger for rows without
+/// keys too while every row has its keys (``KeyTriggerDeferral``) and, for big imports, the plain
+/// indexes built once at the end (``IndexDeferral``).
 struct SQLiteImportSink<R: ImportableRecord>: ImportSink {
     let db: Connection
     let upserter: RecordUpserter<R>
     let fullText: [FullTextDeferral]
+    let keys: KeyTriggerDeferral?
     let indexes: IndexDeferral?
 
     init(db: Connection) throws {
@@ -16,8 +18,10 @@ struct SQLiteImportSink<R: ImportableRecord>: ImportSink {
             try FullTextDeferral.suspend(R.self, on: db, updatedColumns: $0)
         } ?? []
         upserter = try RecordUpserter<R>(db)
-        // Only the two-statement path never reads the plain indexes.
+        // Only the two-statement path never reads the plain indexes, and writes the values it
+        // is given (which say whether the keys trigger would fire).
         indexes = upserter.isBatchPath ? try IndexDeferral(table: R.schema.table, on: db) : nil
+        keys = upserter.isBatchPath ? try KeyTriggerDeferral.suspend(R.self, on: db) : nil
     }
 
     var wantsWrittenValues: Bool {
@@ -30,6 +34,8 @@ struct SQLiteImportSink<R: ImportableRecord>: ImportSink {
 
     func write(_ record: R, values: [DatabaseValue]?, assigned: [Bool]?, position: ImportPosition) throws -> UpsertOutcome {
         let outcome: UpsertOutcome
+        let values = keys == nil ? values : values ?? record.writtenValues
+        if let keys, let values { try keys.willWrite(values, on: db) }
         do {
             outcome = try upserter.upsert(record, values: values, assigned: assigned)
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -50,6 +56,7 @@ struct SQLiteImportSink<R: ImportableRecord>: ImportSink {
         // The key ranges are rebuilt by reading the key index, so the indexes come first.
         try indexes?.rebuild(on: db)
         for deferral in fullText { try deferral.resume(on: db) }
+        try keys?.resume(on: db)
         try db.rebuildGrownKeyRanges()
         return indexing
     }
