@@ -89,7 +89,7 @@ struct FullTextDeferral {
         let triggers = try db.fetchAll(
             "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", [table]
         ) { (name: try $0.decode(String.self, at: 0), sql: try $0.decode(String.self, at: 1)) }
-        let normalized = triggers.map { (name: $0.name, sql: $0.sql, words: Self.words(of: $0.sql)) }
+        let normalized = triggers.map { (name: $0.name, sql: $0.sql, words: SQLiteSchemaText.words(of: $0.sql)) }
         let touchingFTS = normalized.filter { $0.words.contains(ftsTable.lowercased()) }
         let inserts = touchingFTS.filter { $0.words.contains("after insert on") }
         // An update trigger without a column list fires on every UPDATE.
@@ -97,7 +97,7 @@ struct FullTextDeferral {
         guard inserts.count == 1, blanketUpdates.isEmpty, let trigger = inserts.first else { return nil }
         let lastID: Int64 = try db.scalar("SELECT max(id) FROM \(table)") ?? 0
         guard lastID < Int64.max / 2 else { return nil }
-        try db.execute("DROP TRIGGER \(quoted(trigger.name))")
+        try db.execute("DROP TRIGGER \(SQLiteSchemaText.quoted(trigger.name))")
         return FullTextDeferral(triggerName: trigger.name, triggerSQL: trigger.sql, catchUp: catchUp, lastIDBefore: lastID)
     }
 
@@ -117,14 +117,5 @@ struct FullTextDeferral {
             }
         }
         try db.execute(triggerSQL)
-    }
-
-    /// Lowercased SQL with runs of whitespace as one space, for matching phrases.
-    private static func words(of sql: String) -> String {
-        sql.lowercased().split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")
-    }
-
-    private static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -67,7 +67,7 @@ final class IndexDeferral {
             """, [table]
         ) { (name: try $0.decode(String.self, at: 0), sql: try $0.decode(String.self, at: 1)) }
         for index in dropped {
-            try db.execute("DROP INDEX \"\(index.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+            try db.execute("DROP INDEX \(SQLiteSchemaText.quoted(index.name))")
         }
     }
 

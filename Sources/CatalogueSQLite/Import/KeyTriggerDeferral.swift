@@ -55,12 +55,12 @@ final class KeyTriggerDeferral {
         let triggers = try db.fetchAll(
             "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", [schema.table]
         ) { (name: try $0.decode(String.self, at: 0), sql: try $0.decode(String.self, at: 1)) }
-        let matching = triggers.filter { words(of: $0.sql).contains(header) }
+        let matching = triggers.filter { (SQLiteSchemaText.words(of: $0.sql) + " ").contains(header) }
         guard matching.count == 1, let trigger = matching.first else { return nil }
         let written = schema.columns + keys
         let positions = keys.compactMap { written.firstIndex(of: $0) }
         guard positions.count == keys.count else { return nil }
-        try db.execute("DROP TRIGGER \(quoted(trigger.name))")
+        try db.execute("DROP TRIGGER \(SQLiteSchemaText.quoted(trigger.name))")
         return KeyTriggerDeferral(triggerName: trigger.name, triggerSQL: trigger.sql, keyPositions: positions)
     }
 
@@ -80,15 +80,5 @@ final class KeyTriggerDeferral {
         guard isSuspended else { return }
         try db.execute(triggerSQL)
         isSuspended = false
-    }
-
-    /// Lowercased SQL with runs of whitespace as one space, and a space at the end.
-    private static func words(of sql: String) -> String {
-        sql.lowercased().split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
-            .joined(separator: " ") + " "
-    }
-
-    private static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
