@@ -55,7 +55,7 @@ enum SQLiteKeyRefolding {
         }
         var changed = 0
         for entry in entries where entry.key == entry.value + "_key" {
-            let (table, idColumn, value, key) = (SQLiteSchemaText.quoted(entry.table), SQLiteSchemaText.quoted(entry.idColumn), SQLiteSchemaText.quoted(entry.value), SQLiteSchemaText.quoted(entry.key))
+            let (table, idColumn, value, key) = (quoted(entry.table), quoted(entry.idColumn), quoted(entry.value), quoted(entry.key))
             let rows = try db.fetchAll("SELECT \(value), \(key) FROM \(table) WHERE \(idColumn) = ?", [entry.id]) { row in
                 (value: try row.decode(String?.self, at: 0), key: try row.decode(String?.self, at: 1))
             }
@@ -79,28 +79,32 @@ enum SQLiteKeyRefolding {
         var changed = 0
         for (key, source) in schema.keyColumnsInOrder {
             let column = schema.columns[source]
-            let rows = try db.fetchAll("SELECT id, \(SQLiteSchemaText.quoted(column)), \(SQLiteSchemaText.quoted(key)) FROM \(SQLiteSchemaText.quoted(schema.table))") { row in
+            let rows = try db.fetchAll("SELECT id, \(quoted(column)), \(quoted(key)) FROM \(quoted(schema.table))") { row in
                 (id: try row.decode(Int64.self, at: 0), value: try row.decode(String?.self, at: 1), key: try row.decode(String?.self, at: 2))
             }
             for row in rows {
                 let folded = row.value.map { Folding.fold($0) }
                 guard folded != row.key else { continue }
-                try db.execute("UPDATE \(SQLiteSchemaText.quoted(schema.table)) SET \(SQLiteSchemaText.quoted(key)) = ? WHERE id = ?", [folded.databaseValue, row.id])
+                try db.execute("UPDATE \(quoted(schema.table)) SET \(quoted(key)) = ? WHERE id = ?", [folded.databaseValue, row.id])
                 changed += 1
             }
         }
         if let aliases = schema.aliases {
             let rows = try db.fetchAll(
-                "SELECT \(SQLiteSchemaText.quoted(aliases.recordColumn)), \(SQLiteSchemaText.quoted(aliases.nameColumn)), \(SQLiteSchemaText.quoted(aliases.keyColumn)) FROM \(SQLiteSchemaText.quoted(aliases.table))"
+                "SELECT \(quoted(aliases.recordColumn)), \(quoted(aliases.nameColumn)), \(quoted(aliases.keyColumn)) FROM \(quoted(aliases.table))"
             ) { row in (id: try row.decode(Int64.self, at: 0), name: try row.decode(String.self, at: 1), key: try row.decode(String.self, at: 2)) }
             for row in rows where Folding.fold(row.name) != row.key {
                 try db.execute(
-                    "UPDATE \(SQLiteSchemaText.quoted(aliases.table)) SET \(SQLiteSchemaText.quoted(aliases.keyColumn)) = ? WHERE \(SQLiteSchemaText.quoted(aliases.recordColumn)) = ? AND \(SQLiteSchemaText.quoted(aliases.nameColumn)) = ?",
+                    "UPDATE \(quoted(aliases.table)) SET \(quoted(aliases.keyColumn)) = ? WHERE \(quoted(aliases.recordColumn)) = ? AND \(quoted(aliases.nameColumn)) = ?",
                     [Folding.fold(row.name), row.id, row.name])
                 changed += 1
             }
         }
         return changed
+    }
+
+    private static func quoted(_ identifier: String) -> String {
+        SQLiteSchemaText.quoted(identifier)
     }
 }
 
