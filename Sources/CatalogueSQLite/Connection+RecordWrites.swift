@@ -113,37 +113,26 @@ extension Connection {
             try transaction(.immediate) {
                 // Dropping and restoring triggers changes the schema, which makes every connection
                 // prepare its statements again: worth it for many rows, not for a few.
-                let deferrals = bulk
-                    ? try RecordUpserter<S.Element>.assignedColumns.map {
-                        try FullTextDeferral.suspend(S.Element.self, on: self, updatedColumns: $0)
-                    } ?? []
-                    : []
+                let deferrals = bulk ? try BulkWriteDeferrals(S.Element.self, on: self) : nil
                 // Two prepared statements per record type, no read per row (see RecordUpserter).
                 let upserter = try RecordUpserter<S.Element>(self)
-                // Only that path never reads the plain indexes, so only it can build them last;
-                // a batch too small to reach the threshold does not count the table's rows.
-                let indexes = expected >= IndexDeferral.minimumRows && upserter.isBatchPath
-                    ? try IndexDeferral(table: S.Element.schema.table, on: self) : nil
-                // The trigger for rows without keys, while every row has its keys.
-                let keys = bulk && upserter.isBatchPath ? try KeyTriggerDeferral.suspend(S.Element.self, on: self) : nil
+                // A batch too small to reach the threshold does not count the table's rows.
+                try deferrals?.write(with: upserter, defersIndexes: expected >= IndexDeferral.minimumRows, on: self)
                 var counts = UpsertCounts()
                 for record in records {
-                    // Computed once, for the keys check and the write (the other path computes its own).
+                    // Computed once, for the deferrals and the write (the other path computes its own).
                     let values = upserter.isBatchPath ? record.writtenValues : nil
-                    if let keys, let values { try keys.willWrite(values, on: self) }
+                    try deferrals?.willWrite(values, on: self)
                     let outcome = try upserter.upsert(record, values: values)
                     counts.record(outcome)
-                    if outcome == .inserted, let indexes {
+                    if outcome == .inserted, let deferrals {
                         // Records stand for the bytes of an import's file: after 10,000, the
                         // share inserted says whether the batch will reach the threshold.
-                        try indexes.inserted(
+                        try deferrals.inserted(
                             counts.inserted, rows: counts.total, bytesRead: counts.total, totalBytes: expected, on: self)
                     }
                 }
-                // The key ranges are rebuilt by reading the key index, so the indexes come first.
-                try indexes?.rebuild(on: self)
-                for deferral in deferrals { try deferral.resume(on: self) }
-                try keys?.resume(on: self)
+                try deferrals?.finish(on: self)
                 try rebuildGrownKeyRanges()
                 return counts
             }

@@ -86,9 +86,7 @@ struct FullTextDeferral {
         table: String, ftsTable: String, columns: [String], catchUp: CatchUp, updatedColumns: [String], on db: Connection
     ) throws -> FullTextDeferral? {
         guard Set(updatedColumns).isDisjoint(with: columns) else { return nil }
-        let triggers = try db.fetchAll(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", [table]
-        ) { (name: try $0.decode(String.self, at: 0), sql: try $0.decode(String.self, at: 1)) }
+        let triggers = try SQLiteSchemaText.triggers(on: table, in: db)
         let normalized = triggers.map { (name: $0.name, sql: $0.sql, words: SQLiteSchemaText.words(of: $0.sql)) }
         let touchingFTS = normalized.filter { $0.words.contains(ftsTable.lowercased()) }
         let inserts = touchingFTS.filter { $0.words.contains("after insert on") }

@@ -21,6 +21,8 @@ import SQLiteStore
 /// with it in place. A rolled-back write leaves the trigger as it was; a committed one ends with
 /// the same schema.
 ///
+/// ``BulkWriteDeferrals`` uses it so:
+///
 /// ```swift
 /// let keys = try KeyTriggerDeferral.suspend(Product.self, on: db)
 /// for product in products {
@@ -51,10 +53,7 @@ final class KeyTriggerDeferral {
         guard !keys.isEmpty else { return nil }
         let header = "after insert on \(schema.table.lowercased()) when "
             + keys.map { "new.\($0.lowercased()) = ''" }.joined(separator: " or ") + " begin "
-        let triggers = try db.fetchAll(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?", [schema.table]
-        ) { (name: try $0.decode(String.self, at: 0), sql: try $0.decode(String.self, at: 1)) }
-        let matching = triggers.filter { (SQLiteSchemaText.words(of: $0.sql) + " ").contains(header) }
+        let matching = try SQLiteSchemaText.triggers(on: schema.table, in: db).filter { (SQLiteSchemaText.words(of: $0.sql) + " ").contains(header) }
         guard matching.count == 1, let trigger = matching.first else { return nil }
         let written = schema.columns + keys
         let positions = keys.compactMap { written.firstIndex(of: $0) }
@@ -68,9 +67,11 @@ final class KeyTriggerDeferral {
     @inline(__always)
     func willWrite(_ values: [DatabaseValue], on db: Connection) throws {
         guard isSuspended else { return }
-        for position in keyPositions where values[position] == .text("") {
-            try resume(on: db)
-            return
+        for position in keyPositions {
+            if case .text(let key) = values[position], key.isEmpty {
+                try resume(on: db)
+                return
+            }
         }
     }
 
