@@ -101,11 +101,14 @@ extension Connection {
         }
         var cutter = KeyRunCutter()
         let key = index.keyColumn
-        try forEachRow("SELECT \(key) FROM \(index.recordTable) WHERE \(key) <> '' ORDER BY \(key)") { row in
-            if let run = cutter.add(row.statement.string(at: 0)) { try write(run) }
+        // The documents go into the new table in one pass, merged once at the end.
+        try FullTextBulkLoad.run(into: index.trigramTable, on: self) {
+            try forEachRow("SELECT \(key) FROM \(index.recordTable) WHERE \(key) <> '' ORDER BY \(key)") { row in
+                if let run = cutter.add(row.statement.string(at: 0)) { try write(run) }
+            }
+            // The last run; or, for an empty table, the first range alone.
+            if let run = cutter.finish() { try write(run) } else if ordinal == 0 { try write([]) }
         }
-        // The last run; or, for an empty table, the first range alone.
-        if let run = cutter.finish() { try write(run) } else if ordinal == 0 { try write([]) }
     }
 
     /// Adds the keys of the rows inserted with ids above `lastID` to their ranges, as the insert

@@ -198,6 +198,10 @@ struct RecordWritesTests {
         #expect(before.contains { $0.hasPrefix("product_by_name_key: ") })
         var during: [String] = []
         let cacheBefore: Int? = try catalogue.database.inDatabase { try $0.scalar("PRAGMA cache_size") }
+        let threadsBefore: Int? = try catalogue.database.inDatabase { try $0.scalar("PRAGMA threads") }
+        let fullTextSettings = try catalogue.database.inDatabase { db in
+            try db.fetchAll("SELECT k || '=' || v FROM product_fts_config ORDER BY k") { try $0.decode(String.self, at: 0) }
+        }
         let counts = try catalogue.database.inDatabase { db in
             try db.upsert(contentsOf: ProbedProducts(count: 110_000, probeAt: 105_000) { during = try schema(db) })
         }
@@ -206,6 +210,12 @@ struct RecordWritesTests {
         #expect(during.contains { $0.hasPrefix("sqlite_autoindex_product_1") }, "the natural key's unique index stays")
         #expect(try catalogue.database.inDatabase(schema) == before)
         #expect(try catalogue.database.inDatabase { try $0.scalar("PRAGMA cache_size") } as Int? == cacheBefore)
+        #expect(try catalogue.database.inDatabase { try $0.scalar("PRAGMA threads") } as Int? == threadsBefore)
+        // The new rows are most of the table: the word index was filled in bulk and merged once.
+        #expect(try catalogue.database.inDatabase { try $0.scalar("SELECT count(DISTINCT segid) FROM product_fts_idx") } as Int? == 1)
+        #expect(try catalogue.database.inDatabase { db in
+            try db.fetchAll("SELECT k || '=' || v FROM product_fts_config ORDER BY k") { try $0.decode(String.self, at: 0) }
+        } == fullTextSettings)
         #expect(try catalogue.database.inDatabase { try $0.scalar("PRAGMA integrity_check") } as String? == "ok")
         #expect(try catalogue.records(CatalogueSearch.products(matching: "bulk 10999", scope: .type("Odd"))).map(\.name)
             == ["Bulk 10999", "Bulk 109991", "Bulk 109993", "Bulk 109995", "Bulk 109997", "Bulk 109999"])

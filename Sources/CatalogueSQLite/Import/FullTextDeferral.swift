@@ -34,8 +34,9 @@ struct FullTextDeferral {
 
     /// How the new rows are indexed when the trigger comes back.
     enum CatchUp {
-        /// One `INSERT … SELECT` of the rows with ids above the bound parameter.
-        case rows(sql: String)
+        /// One `INSERT … SELECT` into `ftsTable` of the rows of `table` with ids above the bound
+        /// parameter.
+        case rows(sql: String, table: String, ftsTable: String)
         /// The key range index: its keys added to their ranges, or the whole index built again
         /// when the new rows are a quarter of the table or more.
         case keyRanges(SQLiteKeyRangeIndex)
@@ -46,7 +47,8 @@ struct FullTextDeferral {
             let list = columns.joined(separator: ", ")
             let condition = indexedWhen.map { " AND \($0)" } ?? ""
             return .rows(
-                sql: "INSERT INTO \(ftsTable) (rowid, \(list)) SELECT id, \(list) FROM \(table) WHERE id > ?\(condition) ORDER BY id")
+                sql: "INSERT INTO \(ftsTable) (rowid, \(list)) SELECT id, \(list) FROM \(table) WHERE id > ?\(condition) ORDER BY id",
+                table: table, ftsTable: ftsTable)
         }
     }
 
@@ -99,11 +101,21 @@ struct FullTextDeferral {
         return FullTextDeferral(triggerName: trigger.name, triggerSQL: trigger.sql, catchUp: catchUp, lastIDBefore: lastID)
     }
 
+    /// The new rows are indexed with ``FullTextBulkLoad`` (the whole index merged once at the
+    /// end) when they are at least one in this many of the table's rows.
+    static let bulkLoadShare: Int64 = 4
+
     /// Indexes the rows inserted since ``suspend(_:on:updatedColumns:)`` and restores the trigger.
     func resume(on db: Connection) throws {
         switch catchUp {
-        case .rows(let sql):
-            try db.execute(sql, [lastIDBefore])
+        case .rows(let sql, let table, let ftsTable):
+            // Ids are given in order, so the largest tells about how many rows are new.
+            let lastID: Int64 = try db.scalar("SELECT max(id) FROM \(table)") ?? lastIDBefore
+            if (lastID - lastIDBefore) * Self.bulkLoadShare >= lastID {
+                try FullTextBulkLoad.run(into: ftsTable, on: db) { try db.execute(sql, [lastIDBefore]) }
+            } else {
+                try db.execute(sql, [lastIDBefore])
+            }
         case .keyRanges(let index):
             let added: Int = try db.scalar("SELECT count(*) FROM \(index.recordTable) WHERE id > ?", [lastIDBefore]) ?? 0
             // The ranges tell the table's size without counting its rows.
