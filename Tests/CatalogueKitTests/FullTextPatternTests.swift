@@ -1,4 +1,5 @@
 import CatalogueKit
+import Foundation
 import Testing
 
 /// FTS5 patterns built from user text: every word a quoted prefix phrase, no syntax.
@@ -32,6 +33,52 @@ struct FullTextPatternTests {
     func decomposed() throws {
         let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "Bogota\u{301} Co\u{302}te"))
         #expect(pattern.words == ["Bogotá", "Côte"])
+    }
+
+    /// The words of `text` as the definition says, with Foundation's NFC and the general
+    /// category of every scalar, without the fast paths for Latin and ASCII text.
+    static func referenceWords(in text: String) -> [String] {
+        let wordCategories: Set<Unicode.GeneralCategory> = [
+            .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+            .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark, .privateUse,
+        ]
+        var words: [String] = []
+        var current = ""
+        for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
+            if wordCategories.contains(scalar.properties.generalCategory) {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    @Test("Words are split as Foundation's NFC and Unicode's categories say, with or without the fast paths")
+    func wordsMatchTheDefinition() {
+        // ASCII, Latin-1 (with ª ² µ º ¼ × ÷), Latin Extended and IPA up to U+02FF (with the
+        // modifier letters ʰ ˆ), then what takes the full path: combining accents, Greek, CJK.
+        let pool: [Unicode.Scalar] = Array("aZ09 -'_.,:*\"()".unicodeScalars)
+            + [0xAA, 0xB2, 0xB5, 0xBA, 0xBC, 0xC0, 0xD7, 0xE9, 0xF7, 0xFF, 0x142, 0x1C5, 0x250, 0x2B0, 0x2C6, 0x2FF]
+                .compactMap(Unicode.Scalar.init(_:))
+            + [0x301, 0x327, 0x3B1, 0x6F22, 0x1F600].compactMap(Unicode.Scalar.init(_:))
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                text.append(pool.randomElement(using: &generator)!)
+            }
+            let string = String(text)
+            // Scalar by scalar: Swift's == would take a decomposed word for its composed twin.
+            #expect(FullTextPattern.words(in: string).map { Array($0.unicodeScalars) }
+                == Self.referenceWords(in: string).map { Array($0.unicodeScalars) },
+                "\(string.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        #expect(FullTextPattern.words(in: "Jalapeño frame-lite 1") == ["Jalapeño", "frame", "lite", "1"])
+        #expect(FullTextPattern.words(in: "e\u{301}clair ½ x²").map { Array($0.unicodeScalars) }
+            == [Array("\u{E9}clair".unicodeScalars), ["\u{BD}"], ["x", "\u{B2}"]])
     }
 
     @Test("No word, no pattern", arguments: ["", "   ", "*", "()", "\"\"", "- : ^", "\u{0}\u{1}"])
