@@ -7,9 +7,10 @@ import CatalogueCore
 /// The table indexes the key exactly as stored (`case_sensitive 1`: the key is already folded)
 /// and keeps only which rows hold each trigram (`detail=none`: a third of the size, and only
 /// the candidates are wanted), without each row's token count (`columnsize=0`: only ranking
-/// reads it, and writing it was nearly half the cost of filling the index). A `CONTAINS[cd]` text of three or more characters becomes the
-/// trigrams that cover it, `"cre" "me "` for `crème`, and the rows holding all of them are the
-/// candidates, which `instr` then checks exactly.
+/// reads it, and writing it was nearly half the cost of filling the index). A `CONTAINS[cd]`
+/// text of three or more characters becomes the trigrams that cover it, `"cre" "me "` for
+/// `crème`, and the rows holding all of them are the candidates, which `instr` then checks
+/// exactly.
 ///
 /// When the index pays: reading a candidate costs a row lookup (about 0.85 µs at 1,000,000
 /// products), while the ordered scan of the key index costs about 0.065 µs a key and stops at
@@ -94,11 +95,11 @@ public struct SQLiteTrigramIndex: Sendable, Hashable {
     }
 
     /// The statements that create the index, fill it from the table's rows and keep it in sync
-    /// (as migrations `0004_trigram_contains` and `0009_trigram_without_sizes` do for products). Its options are written in
-    /// single quotes, so that sqlite-utils and Datasette, which look for `content="table"`,
-    /// find the word index and not this one. Rows with an empty key are not
-    /// indexed: they hold no trigram, and a row another tool inserts gets its key from a later
-    /// UPDATE, which indexes it whichever trigger SQLite fires first.
+    /// (as migrations `0004_trigram_contains` and `0009_trigram_without_sizes` do for
+    /// products). Its options are written in single quotes, so that sqlite-utils and Datasette,
+    /// which look for `content="table"`, find the word index and not this one. Rows with an
+    /// empty key are not indexed: they hold no trigram, and a row another tool inserts gets its
+    /// key from a later UPDATE, which indexes it whichever trigger SQLite fires first.
     public func creationSQL(recordTable: String) -> [String] {
         [
             """
