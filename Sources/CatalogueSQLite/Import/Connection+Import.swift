@@ -61,9 +61,7 @@ extension Connection {
         let pageSize: Int = try scalar("PRAGMA page_size") ?? 4096
         let previousKiB = previous < 0 ? -previous : previous * pageSize / 1024
         guard previousKiB < Self.importCacheKiB else { return try body() }
-        try execute("PRAGMA cache_size = -\(Self.importCacheKiB)")
-        defer { try? execute("PRAGMA cache_size = \(previous)") }
-        return try body()
+        return try withPragma("cache_size", -Self.importCacheKiB, body)
     }
 }
 

@@ -101,9 +101,10 @@ struct FullTextDeferral {
         return FullTextDeferral(triggerName: trigger.name, triggerSQL: trigger.sql, catchUp: catchUp, lastIDBefore: lastID)
     }
 
-    /// The new rows are indexed with ``FullTextBulkLoad`` (the whole index merged once at the
-    /// end) when they are at least one in this many of the table's rows.
-    static let bulkLoadShare: Int64 = 4
+    /// The new rows are at least one in this many of the table's rows: then the whole index is
+    /// worked on at once (FTS5 tables filled with ``FullTextBulkLoad`` and merged at the end;
+    /// key ranges built again) rather than the new rows added to it.
+    static let wholeIndexShare = 4
 
     /// Indexes the rows inserted since ``suspend(_:on:updatedColumns:)`` and restores the trigger.
     func resume(on db: Connection) throws {
@@ -111,7 +112,7 @@ struct FullTextDeferral {
         case .rows(let sql, let table, let ftsTable):
             // Ids are given in order, so the largest tells about how many rows are new.
             let lastID: Int64 = try db.scalar("SELECT max(id) FROM \(table)") ?? lastIDBefore
-            if (lastID - lastIDBefore) * Self.bulkLoadShare >= lastID {
+            if (lastID - lastIDBefore) * Int64(Self.wholeIndexShare) >= lastID {
                 try FullTextBulkLoad.run(into: ftsTable, on: db) { try db.execute(sql, [lastIDBefore]) }
             } else {
                 try db.execute(sql, [lastIDBefore])
@@ -120,7 +121,7 @@ struct FullTextDeferral {
             let added: Int = try db.scalar("SELECT count(*) FROM \(index.recordTable) WHERE id > ?", [lastIDBefore]) ?? 0
             // The ranges tell the table's size without counting its rows.
             let ranges: Int = try db.scalar("SELECT count(*) FROM \(index.rangeTable)") ?? 0
-            if added * 4 >= ranges * SQLiteKeyRangeIndex.keysPerRange {
+            if added * Self.wholeIndexShare >= ranges * SQLiteKeyRangeIndex.keysPerRange {
                 try db.rebuildKeyRanges(index)
             } else if added > 0 {
                 try db.addKeysToRanges(index, insertedAfter: lastIDBefore)

@@ -95,14 +95,10 @@ final class IndexDeferral {
     /// Runs `body` (index builds) with a page cache of ``sortBufferKiB`` and one sorter worker
     /// thread per extra processor (at most four), then restores both settings.
     static func withSortBuffer(on db: Connection, _ body: () throws -> Void) throws {
-        let cacheSize: Int = try db.scalar("PRAGMA cache_size") ?? -2000
         let threads: Int = try db.scalar("PRAGMA threads") ?? 0
-        try db.execute("PRAGMA cache_size = -\(sortBufferKiB)")
-        try db.execute("PRAGMA threads = \(max(threads, min(4, ProcessInfo.processInfo.activeProcessorCount - 1)))")
-        defer {
-            try? db.execute("PRAGMA threads = \(threads)")
-            try? db.execute("PRAGMA cache_size = \(cacheSize)")
+        let workers = max(threads, min(4, ProcessInfo.processInfo.activeProcessorCount - 1))
+        try db.withPragma("cache_size", -sortBufferKiB) {
+            try db.withPragma("threads", workers, body)
         }
-        try body()
     }
 }

@@ -53,7 +53,9 @@ final class KeyTriggerDeferral {
         guard !keys.isEmpty else { return nil }
         let header = "after insert on \(schema.table.lowercased()) when "
             + keys.map { "new.\($0.lowercased()) = ''" }.joined(separator: " or ") + " begin "
-        let matching = try SQLiteSchemaText.triggers(on: schema.table, in: db).filter { (SQLiteSchemaText.words(of: $0.sql) + " ").contains(header) }
+        let matching = try SQLiteSchemaText.triggers(on: schema.table, in: db).filter {
+            (SQLiteSchemaText.words(of: $0.sql) + " ").contains(header)
+        }
         guard matching.count == 1, let trigger = matching.first else { return nil }
         let written = schema.columns + keys
         let positions = keys.compactMap { written.firstIndex(of: $0) }
