@@ -10,3 +10,9 @@ func importAndExport(catalogue: Catalogue) throws {
 
     try catalogue.exportRecords(Country.self, format: .ndjson, to: .standardOutput())
 }
+
+/// Run first by main.swift, before any connection opens.
+func disableMemoryStatistics() {
+    // First thing in main, before any Catalogue or Connection is opened:
+    SQLiteLibrary.disableMemoryStatistics()
+}

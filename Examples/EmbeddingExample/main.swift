@@ -5,6 +5,7 @@
 import CatalogueKit
 import Foundation
 
+disableMemoryStatistics()
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("embedding-example-\(getpid())")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }

@@ -71,6 +71,8 @@ struct CatalogueCommand: AsyncParsableCommand {
     /// Runs the command line, reporting errors as `catalogue: error: …` on stderr with exit code
     /// 1 for failures and 2 for usage errors.
     static func main() async {
+        // Before any connection opens: SQLite then takes no lock to count each allocation.
+        SQLiteLibrary.disableMemoryStatistics()
         do {
             if let search = SearchCommandLine.invocation(CommandLine.arguments.dropFirst()) {
                 // A plain `catalogue search`, read without swift-argument-parser's start-up cost.
