@@ -32,6 +32,16 @@ public struct Configuration: Sendable, Hashable {
     public var readOnlySharedMemory = false
     /// The most prepared statements ``Connection/cachedStatement(_:)`` keeps.
     public var statementCacheCapacity = 64
+    /// The most memory, in KiB, the connection's page cache holds (`PRAGMA cache_size = -N`),
+    /// filled as pages are read: pages it holds are not read from the file again. Nil, the
+    /// default, keeps SQLite's (2,000 KiB). A catalogue's connections (CatalogueKit's
+    /// `SQLiteEngine`) use `SQLiteEngine.defaultPageCacheKiB` when this is nil.
+    ///
+    /// ```swift
+    /// var configuration = Configuration()
+    /// configuration.pageCacheKiB = 32_768   // 32 MiB for each connection
+    /// ```
+    public var pageCacheKiB: Int? = nil
     /// Keep statement arguments in ``DatabaseError/arguments``. Off by default: arguments may hold
     /// user data that should not end up in logs.
     public var publicStatementArguments = false

@@ -81,6 +81,9 @@ public final class Connection {
             if configuration.foreignKeys {
                 try execute("PRAGMA foreign_keys = ON")
             }
+            if let pageCacheKiB = configuration.pageCacheKiB {
+                try execute("PRAGMA cache_size = \(-max(pageCacheKiB, 0))")
+            }
             if configuration.writeAheadLogging, !configuration.readOnly, !configuration.immutable, !isInMemory {
                 try enableWriteAheadLogging()
             }

@@ -47,6 +47,28 @@ struct ReaderPoolTests {
         #expect(try Catalogue(engine: single).fetchCount(FetchRequest<Country>()) == 250)
     }
 
+    @Test("A catalogue's connections keep 8 MiB of pages unless the configuration says otherwise")
+    func pageCache() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        func cacheSizes(_ engine: SQLiteEngine) throws -> (reader: Int?, writer: Int?) {
+            let reader = try engine.reading { try ($0 as! Connection).scalar("PRAGMA cache_size") as Int? }
+            let writer = try engine.database.inDatabase { try $0.scalar("PRAGMA cache_size") as Int? }
+            return (reader, writer)
+        }
+        let path = directory.path("catalogue.sqlite")
+        let standard = try SQLiteEngine(path: path)
+        #expect(standard.readerCount > 0)
+        #expect(try cacheSizes(standard) == (-SQLiteEngine.defaultPageCacheKiB, -SQLiteEngine.defaultPageCacheKiB))
+        var configuration = Configuration()
+        configuration.pageCacheKiB = 1024
+        let small = try SQLiteEngine(path: path, configuration: configuration)
+        #expect(try cacheSizes(small) == (-1024, -1024))
+        // Reads that share the writing connection have the same cache.
+        let single = try SQLiteEngine(path: path, readerCount: 0)
+        #expect(try single.reading { try ($0 as! Connection).scalar("PRAGMA cache_size") as Int? } == -8192)
+    }
+
     @Test("A read proceeds while a write holds the write lock, and sees the last commit")
     func readBesideWrite() throws {
         let directory = try TemporaryDirectory()

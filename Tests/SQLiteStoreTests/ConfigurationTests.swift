@@ -14,6 +14,7 @@ struct ConfigurationTests {
         #expect(configuration.busyTimeoutMilliseconds == 5000)
         #expect(configuration.statementCacheCapacity == 64)
         #expect(!configuration.publicStatementArguments)
+        #expect(configuration.pageCacheKiB == nil)
     }
 
     @Test("the busy timeout converts to whole milliseconds, clamped to Int32", arguments: [
@@ -37,5 +38,21 @@ struct ConfigurationTests {
         let db = try Connection(path: ":memory:", configuration: configuration)
         #expect(db.configuration == configuration)
         #expect(db.configuration != Configuration())
+    }
+
+    @Test("the page cache is the configured size in KiB; without one, SQLite's own")
+    func pageCache() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("cache.sqlite")
+        let plain = try Connection(path: path)
+        let sqliteDefault: Int? = try plain.scalar("PRAGMA cache_size")
+        #expect(sqliteDefault == -2000)
+        var configuration = Configuration()
+        configuration.pageCacheKiB = 4096
+        let sized = try Connection(path: path, configuration: configuration)
+        #expect(try sized.scalar("PRAGMA cache_size") as Int? == -4096)
+        // The other connection keeps its own.
+        #expect(try plain.scalar("PRAGMA cache_size") as Int? == -2000)
     }
 }

@@ -14,6 +14,8 @@ final class RawSQLite {
         // The library's SQL checks a row's full-text match with catalogue_in_matches: the raw
         // anchor runs the same SQL, so it has the same function.
         FullTextMembership.register(on: db)
+        // And the page cache of the library's connections.
+        sqlite3_exec(db, "PRAGMA cache_size = -\(SQLiteEngine.defaultPageCacheKiB)", nil, nil, nil)
     }
 
     deinit {

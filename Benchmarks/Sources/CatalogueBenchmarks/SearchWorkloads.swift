@@ -118,6 +118,8 @@ struct SearchEngines {
             guard let handle = db.sqliteConnection, FullTextMembership.register(on: handle) == 0 else {
                 throw GRDB.DatabaseError(message: "cannot register \(FullTextMembership.functionName)")
             }
+            // The page cache of the library's connections, so both read the same pages from the file.
+            try db.execute(sql: "PRAGMA cache_size = -\(SQLiteEngine.defaultPageCacheKiB)")
         }
         grdb = try GRDB.DatabaseQueue(path: data.path, configuration: grdbConfiguration)
     }
