@@ -66,7 +66,8 @@ struct ReaderPoolTests {
         #expect(try cacheSizes(small) == (-1024, -1024))
         // Reads that share the writing connection have the same cache.
         let single = try SQLiteEngine(path: path, readerCount: 0)
-        #expect(try single.reading { try ($0 as! Connection).scalar("PRAGMA cache_size") as Int? } == -8192)
+        #expect(try single.reading { try ($0 as! Connection).scalar("PRAGMA cache_size") as Int? }
+            == -SQLiteEngine.defaultPageCacheKiB)
     }
 
     @Test("A read proceeds while a write holds the write lock, and sees the last commit")
