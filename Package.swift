@@ -10,6 +10,8 @@ let package = Package(
         // The PostgreSQL engine: build with the PostgreSQL trait (see below), else it is empty.
         .library(name: "CataloguePostgres", targets: ["CataloguePostgres"]),
         .executable(name: "catalogue", targets: ["catalogue"]),
+        // `catalogue serve`'s program, which `catalogue` runs for it: install it next to catalogue.
+        .executable(name: "catalogue-server", targets: ["catalogue-server"]),
     ],
     traits: [
         // PostgreSQL support: the CataloguePostgres engine (postgres-nio, whose first build takes
@@ -103,13 +105,30 @@ let package = Package(
             exclude: ["Page"],
             plugins: ["EmbedResourcesPlugin"]
         ),
-        // The command-line tool.
-        .executableTarget(
-            name: "catalogue",
+        // The command-line tool's commands, which its two programs share.
+        .target(
+            name: "CatalogueCommands",
             dependencies: [
                 "CatalogueKit",
-                .target(name: "CatalogueServer", condition: .when(traits: ["Server"])),
                 .target(name: "CataloguePostgres", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The command-line tool. It links no HTTP server: `catalogue serve` runs
+        // catalogue-server, so that every other command starts without loading SwiftNIO.
+        .executableTarget(
+            name: "catalogue",
+            dependencies: ["CatalogueCommands"]
+        ),
+        // `catalogue` with the HTTP server (CatalogueServer) linked in: the program of
+        // `catalogue serve`.
+        .executableTarget(
+            name: "catalogue-server",
+            dependencies: [
+                "CatalogueCommands",
+                "CatalogueKit",
+                .target(name: "CatalogueServer", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -188,9 +207,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
             ]
         ),
+        // The commands, in process and as the built programs (catalogue, catalogue-server).
         .testTarget(
             name: "catalogueTests",
-            dependencies: ["catalogue", "PostgresTestSupport"]
+            dependencies: ["CatalogueCommands", "PostgresTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CatalogueKit
 import Testing
-@testable import catalogue
+@testable import CatalogueCommands
 
 /// The enumerated options give swift-argument-parser their values concretely: the same values,
 /// help and errors as its generic defaults.

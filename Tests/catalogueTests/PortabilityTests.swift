@@ -53,8 +53,8 @@ struct PortabilityTests {
             #expect(!code.contains(", environ)"), "\(path): environ is not visible in Swift on Darwin")
         }
         // The tool's platform differences live in one file.
-        let tool = try Self.swiftFiles().filter { $0.path.hasPrefix("Sources/catalogue/") }
+        let tool = try Self.swiftFiles().filter { $0.path.hasPrefix("Sources/CatalogueCommands/") }
         let spelling = tool.filter { $0.lines.contains { $0.contains("Glibc.") } }.map(\.path)
-        #expect(spelling == ["Sources/catalogue/Platform.swift"])
+        #expect(spelling == ["Sources/CatalogueCommands/Platform.swift"])
     }
 }

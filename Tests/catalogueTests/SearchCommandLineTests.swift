@@ -2,7 +2,7 @@ import ArgumentParser
 import CatalogueKit
 import Foundation
 import Testing
-@testable import catalogue
+@testable import CatalogueCommands
 
 /// The plain `catalogue search` reader: what it takes, what it leaves to swift-argument-parser,
 /// and that what it takes, swift-argument-parser parses the same way.

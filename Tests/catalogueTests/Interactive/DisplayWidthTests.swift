@@ -1,5 +1,5 @@
 import Testing
-@testable import catalogue
+@testable import CatalogueCommands
 
 @Suite("DisplayWidth: terminal cells, truncation and sanitizing")
 struct DisplayWidthTests {

@@ -1,7 +1,7 @@
 import CatalogueKit
 import Foundation
 import Testing
-@testable import catalogue
+@testable import CatalogueCommands
 
 @Suite("Interactive data source: browse sections, search windows, detail")
 struct InteractiveDataSourceTests {

@@ -1,5 +1,5 @@
 import CatalogueKit
-@testable import catalogue
+@testable import CatalogueCommands
 
 extension ScopeChoice {
     /// The countries' sectioned scopes: by name (and aliases), or by capital.

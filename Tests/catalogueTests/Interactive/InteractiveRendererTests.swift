@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import catalogue
+@testable import CatalogueCommands
 
 @Suite("InteractiveRenderer: state and rows to screen lines")
 struct InteractiveRendererTests {

@@ -1,7 +1,7 @@
 import CatalogueKit
 import Foundation
 import Testing
-@testable import catalogue
+@testable import CatalogueCommands
 
 /// The run loop (``InteractiveSession``) driven by scripted key batches: a batch of search
 /// text (a paste, or keys typed faster than a search) is searched once, and the rows on screen

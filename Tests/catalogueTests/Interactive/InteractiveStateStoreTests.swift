@@ -1,7 +1,7 @@
 import CatalogueKit
 import Foundation
 import Testing
-@testable import catalogue
+@testable import CatalogueCommands
 
 @Suite("InteractiveStateStore: the saved state per database, under XDG_STATE_HOME")
 struct InteractiveStateStoreTests {

@@ -1,6 +1,6 @@
 import CatalogueKit
 import Testing
-@testable import catalogue
+@testable import CatalogueCommands
 
 @Suite("InteractiveState: the reducer, without a terminal")
 struct InteractiveStateTests {

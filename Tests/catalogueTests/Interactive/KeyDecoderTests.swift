@@ -1,5 +1,5 @@
 import Testing
-@testable import catalogue
+@testable import CatalogueCommands
 
 @Suite("KeyDecoder: terminal bytes to keys")
 struct KeyDecoderTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import catalogue
+@testable import CatalogueCommands
 
 @Suite("ListLayout: display lines of headers and rows")
 struct ListLayoutTests {

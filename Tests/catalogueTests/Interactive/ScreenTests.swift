@@ -1,5 +1,5 @@
 import Testing
-@testable import catalogue
+@testable import CatalogueCommands
 
 @Suite("Screen: frames as ANSI escape sequences")
 struct ScreenTests {

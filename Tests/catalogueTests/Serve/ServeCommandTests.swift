@@ -38,6 +38,42 @@ struct ServeCommandTests {
         }
     }
 
+    @Test("catalogue hands serve to catalogue-server, the program next to it, in the same process")
+    func handoff() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let server = try ServerProcess([], database: runner.databasePath)
+            #expect(server.address() != nil, "no start line: \(server.standardError)")
+            // The process `catalogue` started is now catalogue-server: same id, other program.
+            let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(server.process.processIdentifier)/exe")
+            #expect(program == CommandRunner.productsDirectory.appendingPathComponent("catalogue-server").resolvingSymlinksInPath().path)
+            server.send(SIGTERM)
+            #expect(server.waitForExit(timeout: 15) == 0, "\(server.standardError.suffix(8_000))")
+
+            // Through a symbolic link to catalogue, the server next to the real file is found:
+            // the token file is read by the server only, so its error shows the server ran.
+            let links = runner.directory.appendingPathComponent("links")
+            try FileManager.default.createDirectory(at: links, withIntermediateDirectories: true)
+            let link = links.appendingPathComponent("catalogue")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: CommandRunner.executable)
+            let token = runner.directory.appendingPathComponent("no-token").path
+            let linked = try runner.runProgram(link.path, ["serve", "--port", "0", "--token-file", token])
+            #expect(linked.status == 1)
+            #expect(linked.standardError == "catalogue: error: cannot read the token file \(token): no such file\n")
+
+            // A catalogue without catalogue-server beside it: one line, and the rest still works.
+            let alone = runner.directory.appendingPathComponent("alone")
+            try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+            let copy = alone.appendingPathComponent("catalogue")
+            try FileManager.default.copyItem(at: CommandRunner.executable, to: copy)
+            let missing = try runner.runProgram(copy.path, ["serve", "--port", "0"])
+            #expect(missing.status == 1)
+            #expect(missing.standardError == "catalogue: error: catalogue serve runs \(alone.path)/catalogue-server, which is missing or not executable: build it (swift build --product catalogue-server) and install it next to catalogue\n")
+            #expect(try runner.runProgram(copy.path, ["search", "bog", "--scope", "capital"]).standardOutput.contains("Colombia"))
+        }
+    }
+
     @Test("Listens on 127.0.0.1, says it is read-only without a token, answers, and stops on SIGINT")
     func readOnlyServer() async throws {
         try await onOwnThread {

@@ -3,7 +3,7 @@ import CatalogueKit
 
 /// Options every command that opens the catalogue takes, before or after the subcommand
 /// (`catalogue --db x.sqlite search bog` and `catalogue search bog --db x.sqlite`).
-struct GlobalOptions: ParsableArguments {
+package struct GlobalOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -15,7 +15,9 @@ struct GlobalOptions: ParsableArguments {
                 with PostgreSQL support: swift build --traits PostgreSQL).
                 """,
             valueName: "path"))
-    var db: String?
+    package var db: String?
+
+    package init() {}
 
     /// Where the catalogue is.
     var location: CatalogueLocation {
@@ -31,7 +33,7 @@ struct GlobalOptions: ParsableArguments {
     /// never written, a missing one is created), `.readWrite` for import. A write waits for
     /// another writer up to `writeLockTimeout` (nil: as long as it takes). `concurrentReads`
     /// gives reads connections of their own (see ``CatalogueLocation/open(access:writeLockTimeout:concurrentReads:)``).
-    func openCatalogue(access: CatalogueAccess, writeLockTimeout: Duration? = nil, concurrentReads: Bool = true) throws -> Catalogue {
+    package func openCatalogue(access: CatalogueAccess, writeLockTimeout: Duration? = nil, concurrentReads: Bool = true) throws -> Catalogue {
         try DatabaseInUse.open(location, access: access, writeLockTimeout: writeLockTimeout, concurrentReads: concurrentReads)
     }
 }

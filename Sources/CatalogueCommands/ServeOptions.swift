@@ -1,12 +1,20 @@
-#if Server
 import ArgumentParser
-import CatalogueKit
-import CatalogueServer
 import Logging
 
-/// `catalogue serve`: the JSON API and the search page over HTTP, until SIGINT or SIGTERM.
-struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The options of `catalogue serve`, and its help: declared once for the two programs that
+/// parse them. `catalogue` checks them and hands the command line to `catalogue-server`
+/// (``ServeHandoff``), which parses them again and serves.
+///
+/// ```swift
+/// struct ServeCommand: AsyncParsableCommand {
+///     static let configuration = ServeOptions.configuration
+///     @OptionGroup var global: GlobalOptions
+///     @OptionGroup var options: ServeOptions
+/// }
+/// ```
+package struct ServeOptions: ParsableArguments {
+    /// The command's name, abstract and help text.
+    package static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the catalogue over HTTP: a JSON API and a search page.",
         discussion: """
@@ -23,6 +31,10 @@ struct ServeCommand: AsyncParsableCommand {
             request goes to stderr. SIGINT (Ctrl-C) or SIGTERM stops it: requests in flight \
             finish first.
 
+            The server is the program catalogue-server, installed next to catalogue: `catalogue \
+            serve` runs it with the same arguments, so that every other command starts without \
+            loading the HTTP server's code.
+
             Examples:
               catalogue serve
               catalogue serve --db /var/lib/catalogue.sqlite --port 9000
@@ -33,27 +45,27 @@ struct ServeCommand: AsyncParsableCommand {
                    http://127.0.0.1:8080/api/products/import
             """)
 
-    @OptionGroup var global: GlobalOptions
-
     @Option(help: ArgumentHelp("The address to listen on (0.0.0.0: every interface).", valueName: "address"))
-    var host = "127.0.0.1"
+    package var host = "127.0.0.1"
 
     @Option(help: "The TCP port (0: any free port).")
-    var port = 8080
+    package var port = 8080
 
     @Option(name: .customLong("token-file"), help: ArgumentHelp(
         "A file holding the token imports need; without it the server is read-only.", valueName: "path"))
-    var tokenFile: String?
+    package var tokenFile: String?
 
     @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
         "The one origin whose pages may call the API (e.g. https://app.example.org); no CORS headers otherwise.",
         valueName: "origin"))
-    var corsOrigin: String?
+    package var corsOrigin: String?
 
     @Option(name: .customLong("log-level"), help: "The least severe log lines shown: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: Logger.Level = .info
+    package var logLevel: Logger.Level = .info
 
-    func validate() throws {
+    package init() {}
+
+    package func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be from 0 to 65535, not \(port)")
         }
@@ -65,29 +77,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    mutating func run() async throws {
-        var options = ServerOptions()
-        options.host = host
-        options.port = port
-        options.corsOrigin = corsOrigin
-        options.importToken = try tokenFile.map { try ImportToken(contentsOfFile: $0) }
-        // Without a token nothing is written: the catalogue is opened read-only.
-        let catalogue = try global.openCatalogue(access: options.importToken == nil ? .readOnly : .readWrite)
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        var logger = Logger(label: "catalogue.serve")
-        logger.logLevel = logLevel
-        let access = options.importToken == nil
-            ? "read-only: imports are refused (start with --token-file to allow them)"
-            : "imports allowed with the token from \(tokenFile ?? "")"
-        let location = catalogue.location
-        let application = CatalogueServer.makeApplication(catalogue: catalogue, options: options, logger: logger) { address in
-            standardError("catalogue serve: http://\(address)/ (\(location); \(access))")
-        }
-        try await application.runService()
-    }
-
     /// `http(s)://host[:port]`, nothing after.
-    static func isOrigin(_ text: String) -> Bool {
+    package static func isOrigin(_ text: String) -> Bool {
         for scheme in ["http://", "https://"] where text.hasPrefix(scheme) {
             let rest = text.dropFirst(scheme.count)
             return !rest.isEmpty && !rest.contains("/") && !rest.contains("?") && !rest.contains("#") && !rest.contains(" ")
@@ -97,4 +88,3 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
-#endif

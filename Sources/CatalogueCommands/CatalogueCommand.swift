@@ -8,36 +8,47 @@ import Glibc
 import Darwin
 #endif
 
-/// `catalogue`: the command-line face of CatalogueKit.
+/// `catalogue`: the command-line face of CatalogueKit, run by two programs that differ only in
+/// their `serve`: `catalogue` hands it to `catalogue-server` (``ServeHandoff``), which links the
+/// HTTP server and runs it.
 ///
 /// Async at the root so that `serve` runs its server in Swift concurrency; every other command
 /// is a synchronous `ParsableCommand` and runs as it always has.
-@main
-struct CatalogueCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "catalogue",
-        abstract: "Search a catalogue of countries and products, as you type.",
-        discussion: """
-            The database is created and seeded on first use: --db PATH (before or \
-            after the subcommand), else $CATALOGUE_DB, else \
-            $XDG_DATA_HOME/catalogue/catalogue.sqlite (~/.local/share/catalogue/catalogue.sqlite).
+///
+/// ```swift
+/// @main enum Main {
+///     static func main() async { await CatalogueCommand.main(serve: ServeHandoff.self) }
+/// }
+/// ```
+package struct CatalogueCommand: AsyncParsableCommand {
+    package static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "catalogue",
+            abstract: "Search a catalogue of countries and products, as you type.",
+            discussion: """
+                The database is created and seeded on first use: --db PATH (before or \
+                after the subcommand), else $CATALOGUE_DB, else \
+                $XDG_DATA_HOME/catalogue/catalogue.sqlite (~/.local/share/catalogue/catalogue.sqlite).
 
-            Examples:
-              catalogue search bog --scope capital
-              catalogue search united ki --match words
-              catalogue --db ./catalogue.sqlite search ipad --entity products --scope device --format json
-            """ + serveExample,
-        version: CatalogueVersion.current,
-        subcommands: subcommands
-    )
+                Examples:
+                  catalogue search bog --scope capital
+                  catalogue search united ki --match words
+                  catalogue --db ./catalogue.sqlite search ipad --entity products --scope device --format json
+                """ + serveExample,
+            version: CatalogueVersion.current,
+            subcommands: subcommands
+        )
+    }
+
+    /// The program's `serve` command, set by its `main` before the command line is read; nil
+    /// in a build without the Server trait.
+    static let serveCommand = CommandState<(any ParsableCommand.Type)?>(nil)
+
+    package init() {}
 
     /// The help's last example, `serve`'s, in a build with the Server trait (the default).
     private static var serveExample: String {
-        #if Server
-        "\n  catalogue serve --port 8080"
-        #else
-        ""
-        #endif
+        serveCommand.withLock { $0 } == nil ? "" : "\n  catalogue serve --port 8080"
     }
 
     /// Every subcommand; `serve` only in a build with the Server trait (the default).
@@ -46,22 +57,21 @@ struct CatalogueCommand: AsyncParsableCommand {
             SearchCommand.self, BrowseCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self, ShowCommand.self,
             InteractiveCommand.self, ReindexCommand.self,
         ]
-        #if Server
-        commands.append(ServeCommand.self)
-        #endif
+        if let serve = serveCommand.withLock({ $0 }) {
+            commands.append(serve)
+        }
         return commands
     }
 
-    /// `command` if it is `serve`, the one async command (in a build with the Server trait).
-    /// A cast to its type compares metadata; a cast to `any AsyncParsableCommand` would have the
-    /// runtime scan every conformance record of the binary to learn that `search` has none
-    /// (about 1 % of a cold search).
+    /// `command` if it is `catalogue-server`'s `serve`, the one async command. Its type is
+    /// compared first: a cast to `any AsyncParsableCommand` has the runtime scan every
+    /// conformance record of the binary to learn that `search` has none (about 1 % of a cold
+    /// search).
     private static func asyncCommand(_ command: any ParsableCommand) -> (any AsyncParsableCommand)? {
-        #if Server
-        command as? ServeCommand
-        #else
-        nil
-        #endif
+        guard let serve = serveCommand.withLock({ $0 }), ObjectIdentifier(type(of: command)) == ObjectIdentifier(serve) else {
+            return nil
+        }
+        return command as? any AsyncParsableCommand
     }
 
     /// `--db` before the subcommand (`catalogue --db x.sqlite search bog`): parsed here and
@@ -69,8 +79,10 @@ struct CatalogueCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     /// Runs the command line, reporting errors as `catalogue: error: …` on stderr with exit code
-    /// 1 for failures and 2 for usage errors.
-    static func main() async {
+    /// 1 for failures and 2 for usage errors. `serve` is the program's `serve` command (nil in a
+    /// build without the Server trait).
+    package static func main(serve: (any ParsableCommand.Type)?) async {
+        serveCommand.withLock { $0 = serve }
         // Before any connection opens: SQLite then takes no lock to count each allocation.
         SQLiteLibrary.disableMemoryStatistics()
         do {
@@ -153,6 +165,6 @@ struct CatalogueCommand: AsyncParsableCommand {
 
 /// Writes a line to stderr, with control characters escaped (it may quote file names and
 /// values from a file).
-func standardError(_ line: String) {
+package func standardError(_ line: String) {
     FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
 }

@@ -69,6 +69,24 @@ enum Platform {
         return (Int(size.ws_row), Int(size.ws_col))
     }
 
+    /// The running program's file, symbolic links resolved (`/proc/self/exe` on Linux,
+    /// `_NSGetExecutablePath` on macOS); nil when it cannot be read.
+    static func executablePath() -> String? {
+        #if canImport(Glibc)
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #elseif canImport(Darwin)
+        var size: UInt32 = 0
+        _ = _NSGetExecutablePath(nil, &size)
+        var buffer = [CChar](repeating: 0, count: Int(size) + 1)
+        guard _NSGetExecutablePath(&buffer, &size) == 0, let resolved = realpath(buffer, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+        #endif
+    }
+
     /// A signal stack of `size` bytes at `memory` (the fields' order differs between the
     /// libraries, so they are set by name).
     static func signalStack(_ memory: UnsafeMutableRawPointer, size: Int) -> stack_t {
