@@ -81,6 +81,11 @@ package struct CatalogueCommand: AsyncParsableCommand {
     /// Runs the command line, reporting errors as `catalogue: error: …` on stderr with exit code
     /// 1 for failures and 2 for usage errors. `serve` is the program's `serve` command (nil in a
     /// build without the Server trait).
+    ///
+    /// On the main actor, as a `@main` type's own `main` is: the commands run on the main
+    /// thread, which is the thread `catalogue import` takes its signals on
+    /// (``ImportSignals/install(clearsLine:)`` unblocks them for the calling thread only).
+    @MainActor
     package static func main(serve: (any ParsableCommand.Type)?) async {
         serveCommand.withLock { $0 = serve }
         // Before any connection opens: SQLite then takes no lock to count each allocation.

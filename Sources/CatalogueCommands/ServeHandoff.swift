@@ -34,11 +34,11 @@ package struct ServeHandoff: ParsableCommand {
         let server = try Self.serverPath()
         try standardOutput.finish()
         let arguments = [server] + CommandLine.arguments.dropFirst()
-        var pointers = arguments.map { strdup($0) }
-        pointers.append(nil)
+        let pointers = arguments.map { strdup($0) } + [nil]
         execv(server, pointers)
         // Only reached when the exec failed.
         let reason = String(cString: strerror(errno))
+        pointers.forEach { free($0) }
         throw ServeHandoffError.cannotRun(path: server, reason: reason)
     }
 
