@@ -12,8 +12,8 @@ import Darwin
 /// process with `catalogue-server` (the program next to `catalogue`) given the same arguments.
 ///
 /// The HTTP server's code (Hummingbird, SwiftNIO) is linked into `catalogue-server` only, so
-/// that every other command starts without loading and relocating it: about 1 ms of CPU and a
-/// fifth of a cold `catalogue search`. The process keeps its id, standard streams and
+/// that every other command starts without loading and relocating it: at 1,000,000 products a
+/// cold `catalogue search` took 0.65 ms less CPU and 0.95 ms less time (6.21 → 5.26 ms). The process keeps its id, standard streams and
 /// environment, so signals and exit codes are the server's own.
 ///
 /// ```sh
