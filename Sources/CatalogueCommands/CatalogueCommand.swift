@@ -9,46 +9,44 @@ import Darwin
 #endif
 
 /// `catalogue`: the command-line face of CatalogueKit, run by two programs that differ only in
-/// their `serve`: `catalogue` hands it to `catalogue-server` (``ServeHandoff``), which links the
-/// HTTP server and runs it.
+/// what `serve` does (``ServeCommand``): `catalogue` hands it to `catalogue-server`, which links
+/// the HTTP server and runs it.
 ///
 /// Async at the root so that `serve` runs its server in Swift concurrency; every other command
 /// is a synchronous `ParsableCommand` and runs as it always has.
 ///
 /// ```swift
 /// @main enum Main {
-///     static func main() async { await CatalogueCommand.main(serve: ServeHandoff.self) }
+///     static func main() async { await CatalogueCommand.main(server: nil) }   // catalogue's
 /// }
 /// ```
 package struct CatalogueCommand: AsyncParsableCommand {
-    package static var configuration: CommandConfiguration {
-        CommandConfiguration(
-            commandName: "catalogue",
-            abstract: "Search a catalogue of countries and products, as you type.",
-            discussion: """
-                The database is created and seeded on first use: --db PATH (before or \
-                after the subcommand), else $CATALOGUE_DB, else \
-                $XDG_DATA_HOME/catalogue/catalogue.sqlite (~/.local/share/catalogue/catalogue.sqlite).
+    package static let configuration = CommandConfiguration(
+        commandName: "catalogue",
+        abstract: "Search a catalogue of countries and products, as you type.",
+        discussion: """
+            The database is created and seeded on first use: --db PATH (before or \
+            after the subcommand), else $CATALOGUE_DB, else \
+            $XDG_DATA_HOME/catalogue/catalogue.sqlite (~/.local/share/catalogue/catalogue.sqlite).
 
-                Examples:
-                  catalogue search bog --scope capital
-                  catalogue search united ki --match words
-                  catalogue --db ./catalogue.sqlite search ipad --entity products --scope device --format json
-                """ + serveExample,
-            version: CatalogueVersion.current,
-            subcommands: subcommands
-        )
-    }
-
-    /// The program's `serve` command, set by its `main` before the command line is read; nil
-    /// in a build without the Server trait.
-    static let serveCommand = CommandState<(any ParsableCommand.Type)?>(nil)
+            Examples:
+              catalogue search bog --scope capital
+              catalogue search united ki --match words
+              catalogue --db ./catalogue.sqlite search ipad --entity products --scope device --format json
+            """ + serveExample,
+        version: CatalogueVersion.current,
+        subcommands: subcommands
+    )
 
     package init() {}
 
     /// The help's last example, `serve`'s, in a build with the Server trait (the default).
     private static var serveExample: String {
-        serveCommand.withLock { $0 } == nil ? "" : "\n  catalogue serve --port 8080"
+        #if Server
+        "\n  catalogue serve --port 8080"
+        #else
+        ""
+        #endif
     }
 
     /// Every subcommand; `serve` only in a build with the Server trait (the default).
@@ -57,21 +55,22 @@ package struct CatalogueCommand: AsyncParsableCommand {
             SearchCommand.self, BrowseCommand.self, IndexCommand.self, ImportCommand.self, ExportCommand.self, ShowCommand.self,
             InteractiveCommand.self, ReindexCommand.self,
         ]
-        if let serve = serveCommand.withLock({ $0 }) {
-            commands.append(serve)
-        }
+        #if Server
+        commands.append(ServeCommand.self)
+        #endif
         return commands
     }
 
-    /// `command` if it is `catalogue-server`'s `serve`, the one async command. Its type is
-    /// compared first: a cast to `any AsyncParsableCommand` has the runtime scan every
-    /// conformance record of the binary to learn that `search` has none (about 1 % of a cold
-    /// search).
+    /// `command` if it is `serve`, the one async command (in a build with the Server trait).
+    /// A cast to its type compares metadata; a cast to `any AsyncParsableCommand` would have the
+    /// runtime scan every conformance record of the binary to learn that `search` has none
+    /// (about 1 % of a cold search).
     private static func asyncCommand(_ command: any ParsableCommand) -> (any AsyncParsableCommand)? {
-        guard let serve = serveCommand.withLock({ $0 }), ObjectIdentifier(type(of: command)) == ObjectIdentifier(serve) else {
-            return nil
-        }
-        return command as? any AsyncParsableCommand
+        #if Server
+        command as? ServeCommand
+        #else
+        nil
+        #endif
     }
 
     /// `--db` before the subcommand (`catalogue --db x.sqlite search bog`): parsed here and
@@ -79,15 +78,17 @@ package struct CatalogueCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     /// Runs the command line, reporting errors as `catalogue: error: …` on stderr with exit code
-    /// 1 for failures and 2 for usage errors. `serve` is the program's `serve` command (nil in a
-    /// build without the Server trait).
+    /// 1 for failures and 2 for usage errors. `server` is what `serve` runs in this program
+    /// (`catalogue-server`'s HTTP server); nil hands `serve` to `catalogue-server`.
     ///
     /// On the main actor, as a `@main` type's own `main` is: the commands run on the main
     /// thread, which is the thread `catalogue import` takes its signals on
     /// (``ImportSignals/install(clearsLine:)`` unblocks them for the calling thread only).
     @MainActor
-    package static func main(serve: (any ParsableCommand.Type)?) async {
-        serveCommand.withLock { $0 = serve }
+    package static func main(server: ServeServer?) async {
+        #if Server
+        ServeCommand.server.withLock { $0 = server }
+        #endif
         // Before any connection opens: SQLite then takes no lock to count each allocation.
         SQLiteLibrary.disableMemoryStatistics()
         do {

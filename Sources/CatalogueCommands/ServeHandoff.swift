@@ -1,5 +1,4 @@
 #if Server
-import ArgumentParser
 import Foundation
 
 #if canImport(Glibc)
@@ -8,30 +7,25 @@ import Glibc
 import Darwin
 #endif
 
-/// `catalogue serve`, in the `catalogue` program: checks the command line, then replaces the
-/// process with `catalogue-server` (the program next to `catalogue`) given the same arguments.
+/// `catalogue serve` in the `catalogue` program: replaces the process with `catalogue-server`
+/// (the program next to `catalogue`) given the same arguments.
 ///
 /// The HTTP server's code (Hummingbird, SwiftNIO) is linked into `catalogue-server` only, so
 /// that every other command starts without loading and relocating it: at 1,000,000 products a
-/// cold `catalogue search` took 0.65 ms less CPU and 0.95 ms less time (6.21 → 5.26 ms). The process keeps its id, standard streams and
-/// environment, so signals and exit codes are the server's own.
+/// cold `catalogue search` took 0.65 ms less CPU and 0.95 ms less time (6.21 → 5.26 ms). The
+/// process keeps its id, standard streams and environment, so signals and exit codes are the
+/// server's own.
 ///
 /// ```sh
 /// catalogue --db x.sqlite serve --port 9000   # runs: catalogue-server --db x.sqlite serve --port 9000
 /// ```
-package struct ServeHandoff: ParsableCommand {
-    package static let configuration = ServeOptions.configuration
-
-    @OptionGroup var global: GlobalOptions
-    @OptionGroup var options: ServeOptions
-
-    package init() {}
-
+enum ServeHandoff {
     /// The server program's file name.
-    package static let serverProgram = "catalogue-server"
+    static let serverProgram = "catalogue-server"
 
-    package func run() throws {
-        let server = try Self.serverPath()
+    /// Runs `catalogue-server`; returns only by throwing.
+    static func run() throws {
+        let server = try serverPath()
         try standardOutput.finish()
         let arguments = [server] + CommandLine.arguments.dropFirst()
         let pointers = arguments.map { strdup($0) } + [nil]

@@ -1,16 +1,12 @@
 import ArgumentParser
 import Logging
 
-/// The options of `catalogue serve`, and its help: declared once for the two programs that
-/// parse them. `catalogue` checks them and hands the command line to `catalogue-server`
-/// (``ServeHandoff``), which parses them again and serves.
+/// The options of `catalogue serve`, and its help (``ServeCommand``). `catalogue` checks them
+/// and hands the command line to `catalogue-server` (``ServeHandoff``), which parses them again
+/// and serves.
 ///
 /// ```swift
-/// struct ServeCommand: AsyncParsableCommand {
-///     static let configuration = ServeOptions.configuration
-///     @OptionGroup var global: GlobalOptions
-///     @OptionGroup var options: ServeOptions
-/// }
+/// let server: ServeServer = { global, options in print(options.host, options.port) }
 /// ```
 package struct ServeOptions: ParsableArguments {
     /// The command's name, abstract and help text.
@@ -86,5 +82,9 @@ package struct ServeOptions: ParsableArguments {
         return false
     }
 }
+
+/// What serving is, in the program that links a server: the command line's options, run until
+/// the server stops (``ServeCommand``, ``CatalogueCommand/main(server:)``).
+package typealias ServeServer = @Sendable (GlobalOptions, ServeOptions) async throws -> Void
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

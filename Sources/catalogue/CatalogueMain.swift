@@ -5,10 +5,6 @@ import CatalogueCommands
 @main
 enum CatalogueMain {
     static func main() async {
-        #if Server
-        await CatalogueCommand.main(serve: ServeHandoff.self)
-        #else
-        await CatalogueCommand.main(serve: nil)
-        #endif
+        await CatalogueCommand.main(server: nil)
     }
 }

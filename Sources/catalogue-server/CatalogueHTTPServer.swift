@@ -1,21 +1,14 @@
 #if Server
-import ArgumentParser
 import CatalogueCommands
 import CatalogueKit
 import CatalogueServer
 import Logging
 
-/// `catalogue serve`, run by `catalogue-server`: the JSON API and the search page over HTTP,
-/// until SIGINT or SIGTERM. Its options and help are ``ServeOptions``, which `catalogue` checks
-/// before it hands the command line over.
-struct ServeCommand: AsyncParsableCommand {
-    static let configuration = ServeOptions.configuration
-
-    @OptionGroup var global: GlobalOptions
-
-    @OptionGroup var options: ServeOptions
-
-    mutating func run() async throws {
+/// What `serve` runs in `catalogue-server`: the JSON API and the search page over HTTP, until
+/// SIGINT or SIGTERM, with the options `catalogue` checked before it handed the command line
+/// over (``ServeCommand``).
+enum CatalogueHTTPServer {
+    static func run(global: GlobalOptions, options: ServeOptions) async throws {
         var serverOptions = ServerOptions()
         serverOptions.host = options.host
         serverOptions.port = options.port
@@ -36,5 +29,4 @@ struct ServeCommand: AsyncParsableCommand {
         try await application.runService()
     }
 }
-
 #endif
