@@ -71,10 +71,7 @@ struct CatalogueLocation {
             #endif
         }
         let existed = path == ":memory:" || FileManager.default.fileExists(atPath: path)
-        if !existed, !FileManager.default.fileExists(atPath: directory) {
-            guard isDefault else { throw CatalogueLocationError.missingDirectory(path: path, directory: directory) }
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        }
+        if !existed { try createDirectoryIfDefault() }
         var configuration = Configuration()
         configuration.writeLockTimeout = writeLockTimeout
         let catalogue = Catalogue(engine: try SQLiteEngine(
@@ -84,6 +81,36 @@ struct CatalogueLocation {
             standardError("catalogue: created a new catalogue at \(path)")
         }
         return catalogue
+    }
+
+    /// Imports into a new catalogue file at this location, created by the import (see
+    /// `Catalogue.importRecords(_:from:options:intoNewCatalogueAt:…)`): nil, having read
+    /// nothing, when the location is a PostgreSQL URL, `:memory:`, or a file that exists.
+    ///
+    /// ```swift
+    /// let counts = try CatalogueLocation(db: "new.sqlite").importIntoNewCatalogue(
+    ///     Product.self, from: input, options: options, progress: nil, skipped: nil)
+    /// ```
+    func importIntoNewCatalogue<R: ImportableRecord>(
+        _ type: R.Type, from input: ImportInput, options: ImportOptions,
+        progress: ((ImportProgress) -> Void)?, skipped: ((ImportIssue) -> Void)?
+    ) throws -> ImportCounts? {
+        guard !isPostgres, path != ":memory:", !FileManager.default.fileExists(atPath: path) else { return nil }
+        try createDirectoryIfDefault()
+        let counts = try Catalogue.importRecords(
+            type, from: input, options: options, intoNewCatalogueAt: path, progress: progress, skipped: skipped)
+        if counts != nil, TerminalOutput.isTerminal(STDERR_FILENO) {
+            standardError("catalogue: created a new catalogue at \(path)")
+        }
+        return counts
+    }
+
+    /// Before a new file is made: a missing directory is created for the default location, and
+    /// reported for any other path.
+    private func createDirectoryIfDefault() throws {
+        guard !FileManager.default.fileExists(atPath: directory) else { return }
+        guard isDefault else { throw CatalogueLocationError.missingDirectory(path: path, directory: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
     /// The catalogue when it exists and can be read as it is, opened without creating,

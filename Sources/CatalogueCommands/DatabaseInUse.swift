@@ -27,6 +27,21 @@ enum DatabaseInUse {
         return catalogue
     }
 
+    /// Imports into a new catalogue at `location`, reporting errors against its path (see
+    /// ``CatalogueLocation/importIntoNewCatalogue(_:from:options:progress:skipped:)``); nil when
+    /// that does not apply.
+    ///
+    /// ```swift
+    /// let counts = try DatabaseInUse.importIntoNewCatalogue(location, Product.self, from: input, options: options)
+    /// ```
+    static func importIntoNewCatalogue<R: ImportableRecord>(
+        _ location: CatalogueLocation, _ type: R.Type, from input: ImportInput, options: ImportOptions,
+        progress: ((ImportProgress) -> Void)? = nil, skipped: ((ImportIssue) -> Void)? = nil
+    ) throws -> ImportCounts? {
+        path.withLock { $0 = location.path }
+        return try location.importIntoNewCatalogue(type, from: input, options: options, progress: progress, skipped: skipped)
+    }
+
     /// Before a command's output goes out: throws when the catalogue was read without locks
     /// and changed meanwhile (see ``Catalogue/verifyUnchangedSinceOpened()``).
     static func verifyReads() throws {

@@ -96,27 +96,41 @@ struct ImportCommand: ParsableCommand {
         let input = file == "-" ? ImportInput.standardInput() : try ImportInput(path: file)
         let options = ImportOptions(format: try resolvedFormat ?? input.sniffedFormat(), onError: onError, dryRun: dryRun)
         DatabaseInUse.waitTimeout.withLock { $0 = waitTimeout }
-        let catalogue = try global.openCatalogue(
-            access: .readWrite, writeLockTimeout: waitTimeout.map { .milliseconds(Int64(($0 * 1000).rounded())) })
-        try importRecords(entity.recordType, from: input, options: options, into: catalogue)
+        try importRecords(entity.recordType, from: input, options: options)
     }
 
-    private func importRecords<R: CatalogueRecord>(
-        _ type: R.Type, from input: ImportInput, options: ImportOptions, into catalogue: Catalogue
-    ) throws {
+    /// Imports into a new catalogue file when there is none yet (built without a write-ahead
+    /// log, about 12 % faster), into the catalogue at the location otherwise.
+    private func importRecords<R: CatalogueRecord>(_ type: R.Type, from input: ImportInput, options: ImportOptions) throws {
         let bar = ImportProgressBar()
         defer { bar.clear() }
         ImportSignals.install(clearsLine: bar.enabled)
         let start = monotonicSeconds()
-        let progress: (ImportProgress) -> Void = { progress in
-            if progress.phase == .committing { ImportSignals.committing() }
-            bar.update(progress)
-        }
         let skipped: (ImportIssue) -> Void = { issue in
             bar.clear()
             standardError(issue.description)
         }
-        let counts = try catalogue.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
+        var counts: ImportCounts?
+        if !dryRun {
+            // Once it reports, the import owns the temporary file: a signal removes it.
+            let temporary = Catalogue.firstImportTemporaryPath(for: global.databasePath)
+            let progress: (ImportProgress) -> Void = { progress in
+                if progress.phase == .committing { ImportSignals.committing() } else { ImportSignals.removeOnInterrupt(temporary) }
+                bar.update(progress)
+            }
+            counts = try DatabaseInUse.importIntoNewCatalogue(
+                global.location, type, from: input, options: options, progress: progress, skipped: skipped)
+        }
+        if counts == nil {
+            let catalogue = try global.openCatalogue(
+                access: .readWrite, writeLockTimeout: waitTimeout.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+            let progress: (ImportProgress) -> Void = { progress in
+                if progress.phase == .committing { ImportSignals.committing() }
+                bar.update(progress)
+            }
+            counts = try catalogue.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
+        }
+        guard let counts else { return }
         bar.clear()
         standardOutput.print(Self.summary(counts, entity: R.entity, seconds: monotonicSeconds() - start, dryRun: dryRun))
         do {

@@ -12,7 +12,7 @@ import Darwin
 ///   then ``finish()`` reports it and the process ends as the signal asked.
 ///
 /// The handler is async-signal-safe: it reads and writes a preallocated state with plain
-/// loads and stores, and calls only `write` and `_exit`.
+/// loads and stores, and calls only `unlink`, `write` and `_exit`.
 enum ImportSignals {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
@@ -38,6 +38,14 @@ enum ImportSignals {
         importSignalState.pointee.phase = ImportSignalState.committing
     }
 
+    /// Before the commit, a signal also removes `path` (the temporary file of an import that
+    /// creates the catalogue, so that an interrupted first import leaves nothing behind). Set
+    /// once; later calls keep the first path.
+    static func removeOnInterrupt(_ path: String) {
+        guard importSignalState.pointee.removedPath == nil else { return }
+        importSignalState.pointee.removedPath = strdup(path)
+    }
+
     /// The signal that arrived after the commit started, if any (0: none).
     static var pendingSignal: Int32 {
         importSignalState.pointee.pending
@@ -52,6 +60,8 @@ struct ImportSignalState {
     var phase: sig_atomic_t = 0
     var pending: sig_atomic_t = 0
     var clearsLine: sig_atomic_t = 0
+    /// A file to remove on a signal before the commit (nil: none).
+    var removedPath: UnsafeMutablePointer<CChar>? = nil
 }
 
 /// The handler's state, allocated once so the handler makes no runtime call to reach it.
@@ -77,6 +87,7 @@ private let importSignalHandler: @convention(c) (Int32) -> Void = { number in
         let clear = clearLineSequence
         _ = write(STDERR_FILENO, clear.utf8Start, clear.utf8CodeUnitCount)
     }
+    if let removedPath = state.pointee.removedPath { unlink(removedPath) }
     let message = interruptedMessage
     _ = write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
     _exit(128 + number)

@@ -166,6 +166,34 @@ struct ImportSafetyTests {
         }
     }
 
+    @Test("SIGTERM during a first import: no catalogue, and its temporary file is removed")
+    func signalDuringFirstImport() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let csv = runner.directory.appendingPathComponent("big.csv").path
+            try writeProductsCSV(to: csv, count: 200_000, prefix: "Interrupted", type: "signal")
+            let temporary = runner.directory.appendingPathComponent(".catalogue.sqlite.importing").path
+            #expect(!FileManager.default.fileExists(atPath: runner.databasePath))
+            let child = try ChildProcess(["import", "products", csv], database: runner.databasePath)
+            Thread.sleep(forTimeInterval: 1)
+            try #require(child.process.isRunning, "the import ended before the signal")
+            #expect(FileManager.default.fileExists(atPath: temporary), "the import builds the catalogue in \(temporary)")
+            child.kill(SIGTERM)
+            let outcome = child.waitForOutcome()
+            #expect(!outcome.killedBySignal && outcome.status == 128 + SIGTERM, "\(outcome.status) \(outcome.error)")
+            #expect(outcome.error == "catalogue: interrupted; nothing was imported\n")
+            #expect(!FileManager.default.fileExists(atPath: runner.databasePath))
+            let left = try FileManager.default.contentsOfDirectory(atPath: runner.directory.path).filter { $0.hasPrefix(".") }
+            #expect(left.isEmpty, "\(left)")
+            // The next import creates the catalogue as if nothing had happened.
+            let small = runner.directory.appendingPathComponent("small.csv").path
+            try writeProductsCSV(to: small, count: 10, prefix: "After", type: "signal")
+            #expect(try runner.run(["import", "products", small]).status == 0)
+            #expect(try sqliteValue(runner.databasePath, "SELECT count(*) FROM product WHERE type = 'signal'") == "10")
+        }
+    }
+
     @Test("SIGTERM after the commit: the summary is printed, then the signal is reported")
     func signalAfterCommit() async throws {
         try await onOwnThread {

@@ -19,6 +19,9 @@ import Darwin
 /// during creation leaves only its temporary file, `.NAME.creating`, which the next process to
 /// open the path removes once it holds the lock (so no creation is running).
 ///
+/// While a first import makes the catalogue (``CatalogueImportCreation``), a creator waits for
+/// it, without the directory lock, and then opens its catalogue.
+///
 /// ```swift
 /// try CatalogueCreation(path: "/tmp/c.sqlite", seed: true, appMigrations: [], configuration: Configuration()).run()
 /// ```
@@ -38,7 +41,7 @@ struct CatalogueCreation {
     /// Split at the last slash, not through `URL`: every open asks for the temporary path, and
     /// `URL.path`'s first use has the Swift runtime scan every protocol conformance record of
     /// the binary (about 1 % of a cold `catalogue search`).
-    private static func split(_ path: String) -> (directory: String, name: Substring) {
+    static func split(_ path: String) -> (directory: String, name: Substring) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path[...]) }
         let directory = path[..<slash]
         return (directory.isEmpty ? "/" : String(directory), path[path.index(after: slash)...])
@@ -52,8 +55,9 @@ struct CatalogueCreation {
         return directory + "/." + name + ".creating"
     }
 
-    /// Removes what a killed creation left next to `path`, if any, when no creation is running.
-    /// Costs one `access(2)` when there is nothing to remove.
+    /// Removes what a killed creation or first import (``CatalogueImportCreation``) left next
+    /// to `path`, if anything, when neither is running. Costs two `access(2)` when there is
+    /// nothing to remove.
     ///
     /// The lock is tried for up to 100 ms: a process that spawns programs from other threads
     /// (a test runner, an app) briefly shares the descriptor of a lock it just released with a
@@ -61,16 +65,47 @@ struct CatalogueCreation {
     /// keeps its files; the next open removes them.
     static func removeAbandonedFiles(for path: String) {
         let temporary = temporaryPath(for: path)
-        guard access(temporary, F_OK) == 0 else { return }
+        let importing = CatalogueImportCreation.temporaryPath(for: path)
+        let created = access(temporary, F_OK) == 0
+        guard created || access(importing, F_OK) == 0 else { return }
         let directory = split(path).directory
         for attempt in 0..<20 {
             if let lock = DirectoryLock(directory, waiting: false) {
                 defer { lock.release() }
-                removeFiles(startingWith: temporary)
+                if created { removeFiles(startingWith: temporary) }
+                removeAbandonedImport(importing)
                 return
             }
             if attempt < 19 { usleep(5_000) }
         }
+    }
+
+    /// Under the directory lock: removes the temporary file of a first import into `path`
+    /// when no import holds it (and leaves it where `flock` does not work).
+    private static func removeAbandonedImport(_ importing: String) {
+        let descriptor = open(importing, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { removeFiles(startingWith: importing) }
+    }
+
+    /// Under the directory lock `lock`: when a first import into `path` is running, releases
+    /// the lock, waits for the import to end, and returns true (look again: the path may now
+    /// be its catalogue). Removes what a killed import left, and returns false, otherwise.
+    private static func waitForImport(into path: String, releasing lock: DirectoryLock) -> Bool {
+        let importing = CatalogueImportCreation.temporaryPath(for: path)
+        guard access(importing, F_OK) == 0 else { return false }
+        let descriptor = open(importing, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+            removeFiles(startingWith: importing)
+            return false
+        }
+        guard errno == EWOULDBLOCK else { return false }
+        lock.release()
+        while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
+        return true
     }
 
     /// Creates the catalogue unless a file appeared at the path first (made by another process);
@@ -78,10 +113,14 @@ struct CatalogueCreation {
     /// ``CatalogueError/cannotCreate(path:reason:)``.
     @discardableResult
     func run() throws -> Bool {
-        try createDirectory()
+        try Self.createDirectory(for: path)
         let lock = DirectoryLock(directory, waiting: true)
         defer { lock?.release() }
         guard DatabaseFileKind.at(path) == .missing else { return false }
+        if let lock, Self.waitForImport(into: path, releasing: lock) {
+            // An import made the catalogue meanwhile, or failed: look again.
+            return try run()
+        }
         let temporary = Self.temporaryPath(for: path) + (lock == nil ? "-\(getpid())" : "")
         // Under the lock, a temporary file is what a killed creation left.
         Self.removeFiles(startingWith: temporary)
@@ -130,8 +169,9 @@ struct CatalogueCreation {
         try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
-    /// Creates the parent directories of a new file.
-    private func createDirectory() throws {
+    /// Creates the parent directories of a new file at `path`.
+    static func createDirectory(for path: String) throws {
+        let directory = split(path).directory
         guard !FileManager.default.fileExists(atPath: directory) else { return }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -140,7 +180,7 @@ struct CatalogueCreation {
         }
     }
 
-    private static func removeFiles(startingWith base: String) {
+    static func removeFiles(startingWith base: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] {
             unlink(base + suffix)
         }

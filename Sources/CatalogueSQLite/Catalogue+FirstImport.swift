@@ -1,0 +1,76 @@
+import CatalogueCore
+import SQLiteStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Catalogue {
+    /// Creates the SQLite catalogue at `path` with the records of a file in it: a first import,
+    /// about 12 % faster than opening the new catalogue and importing into it. Returns nil,
+    /// having read nothing, when something is already at `path` (a file, a directory, a
+    /// symbolic link, even a dangling one) or `path` names no file (`":memory:"`, the empty
+    /// path, a `file:` URI); then open it and import as usual.
+    ///
+    /// ```swift
+    /// let input = try ImportInput(path: "products.csv")
+    /// let options = ImportOptions(format: .csv)
+    /// if let counts = try Catalogue.importRecords(Product.self, from: input, options: options,
+    ///                                             intoNewCatalogueAt: "shop.sqlite") {
+    ///     print("created shop.sqlite with \(counts.added) products")
+    /// } else {
+    ///     try Catalogue(path: "shop.sqlite").importRecords(Product.self, from: input, options: options)
+    /// }
+    /// ```
+    ///
+    /// An import into a catalogue goes through its write-ahead log, so that readers never wait
+    /// for it: each page is written twice, to the log and then into the file. Nobody can read a
+    /// catalogue that does not exist yet, so this one is built in a temporary file next to
+    /// `path` (`.NAME.importing`), without a log, and linked into place once it is whole:
+    /// - a reader finds no file at `path`, then the whole catalogue, never a part of it;
+    /// - opening `path` to create it (``init(path:seed:configuration:appMigrations:access:)``)
+    ///   waits for the import, then opens its catalogue; a second first import of the same path
+    ///   waits too, then returns nil;
+    /// - a process killed during the import leaves no catalogue, only the temporary file, which
+    ///   the next open of `path` removes.
+    ///
+    /// The rows, their checks and the error policies are those of
+    /// ``importRecords(_:from:options:progress:skipped:)``. An import that throws, or changes no
+    /// row, leaves the catalogue as opening `path` would have made it (its schema and, with
+    /// `seed`, the seed) and throws or returns as that method does; a dry run leaves nothing.
+    /// Throws ``CatalogueError/cannotCreate(path:reason:)`` when the file cannot be made.
+    ///
+    /// - Parameters:
+    ///   - path: the new catalogue's file.
+    ///   - seed, configuration, appMigrations: as for ``init(path:seed:configuration:appMigrations:access:)``.
+    ///   - progress: called every 1,024 rows and at the end, on the calling thread. From
+    ///     ``ImportProgress/Phase/committing`` on, the catalogue is being linked into place.
+    ///   - skipped: called with each row left out under the skip policy.
+    @discardableResult
+    public static func importRecords<R: ImportableRecord>(
+        _ type: R.Type, from input: ImportInput, options: ImportOptions, intoNewCatalogueAt path: String,
+        seed: Bool = true, configuration: Configuration = Configuration(), appMigrations: [Migration] = [],
+        progress: ((ImportProgress) -> Void)? = nil, skipped: ((ImportIssue) -> Void)? = nil
+    ) throws -> ImportCounts? {
+        // A dangling symbolic link counts as a file: opening it reports it as before.
+        var status = stat()
+        guard !CatalogueOpener.isSpecialName(path), lstat(path, &status) != 0 else { return nil }
+        let creation = CatalogueImportCreation(
+            path: path, seed: seed, appMigrations: appMigrations, configuration: configuration)
+        return try creation.run(type, from: input, options: options, progress: progress, skipped: skipped)
+    }
+
+    /// Where ``importRecords(_:from:options:intoNewCatalogueAt:seed:configuration:appMigrations:progress:skipped:)``
+    /// builds the catalogue for `path` (`/data/shop.sqlite` → `/data/.shop.sqlite.importing`):
+    /// a program that ends itself on a signal during that import may remove it (`unlink` is
+    /// async-signal-safe) rather than leave it for the next open of `path`.
+    ///
+    /// ```swift
+    /// let temporary = Catalogue.firstImportTemporaryPath(for: "shop.sqlite")   // "./.shop.sqlite.importing"
+    /// ```
+    public static func firstImportTemporaryPath(for path: String) -> String {
+        CatalogueImportCreation.temporaryPath(for: path)
+    }
+}
