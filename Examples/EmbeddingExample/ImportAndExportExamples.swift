@@ -1,5 +1,6 @@
 // The code of the DocC article "Import and export", verbatim, compiled as an app would compile it.
 import CatalogueKit
+import Foundation
 
 func importAndExport(catalogue: Catalogue) throws {
     let counts = try catalogue.importRecords(
@@ -15,4 +16,28 @@ func importAndExport(catalogue: Catalogue) throws {
 func disableMemoryStatistics() {
     // First thing in main, before any Catalogue or Connection is opened:
     SQLiteLibrary.disableMemoryStatistics()
+}
+
+/// The article's first import, run twice in `directory` (its working directory meanwhile): the
+/// first run creates shop.sqlite, the second finds it and imports into it.
+func firstImportExample(directory: URL) throws {
+    let previous = FileManager.default.currentDirectoryPath
+    guard FileManager.default.changeCurrentDirectoryPath(directory.path) else { throw CocoaError(.fileNoSuchFile) }
+    defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+    try "name,type,year,price\nBrass kettle,kitchen,2021,39.90\nDesk lamp,office,2019,24.50\n"
+        .write(toFile: "products.csv", atomically: true, encoding: .utf8)
+    try firstImport()
+    try firstImport()
+}
+
+func firstImport() throws {
+    let input = try ImportInput(path: "products.csv")
+    let options = ImportOptions(format: .csv)
+    if let counts = try Catalogue.importRecords(Product.self, from: input, options: options,
+                                                intoNewCatalogueAt: "shop.sqlite") {
+        print("created shop.sqlite with \(counts.added) products")
+    } else {
+        // A file is there already: import into it as usual.
+        try Catalogue(path: "shop.sqlite").importRecords(Product.self, from: input, options: options)
+    }
 }

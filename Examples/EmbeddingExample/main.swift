@@ -20,3 +20,4 @@ try embeddingExample(path: directory.appendingPathComponent("catalogue.sqlite").
 try suggestionsExample(catalogue: seeded)
 try fuzzyExample()
 try preparedSearchExample(catalogue: seeded)
+try firstImportExample(directory: directory)
