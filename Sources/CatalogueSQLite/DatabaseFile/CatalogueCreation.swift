@@ -134,25 +134,34 @@ struct CatalogueCreation {
             throw error
         }
         defer { Self.removeFiles(startingWith: temporary) }
-        // A -wal, -shm or -journal file at the path belongs to a database deleted without them:
-        // SQLite would replay that log into the new catalogue.
-        for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
-        if link(temporary, path) != 0 {
-            let code = errno
-            switch code {
-            case EEXIST:
-                return false  // another process (without the lock) made one: use it
-            case EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, EXDEV:
-                // No hard links on this file system: rename, under the lock.
-                guard rename(temporary, path) == 0 else {
-                    throw CatalogueError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
-                }
-            default:
-                throw CatalogueError.cannotCreate(path: path, reason: String(cString: strerror(code)))
-            }
+        guard try Self.linkNewFile(temporary, to: path) else {
+            return false  // another process (without the lock) made one: use it
         }
         lock?.synchronize()
         return true
+    }
+
+    /// Gives the whole catalogue built in `temporary` the name `path`, under the directory
+    /// lock: returns false when a file is already there (it is never replaced). First removes
+    /// the `-wal`, `-shm` and `-journal` files at the path: they belong to a database deleted
+    /// without them, and SQLite would replay such a log into the new catalogue.
+    static func linkNewFile(_ temporary: String, to path: String) throws -> Bool {
+        for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        guard link(temporary, path) != 0 else { return true }
+        let code = errno
+        switch code {
+        case EEXIST:
+            return false
+        case EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, EXDEV:
+            // No hard links on this file system: rename, which would replace a file.
+            guard DatabaseFileKind.at(path) == .missing else { return false }
+            guard rename(temporary, path) == 0 else {
+                throw CatalogueError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+            }
+            return true
+        default:
+            throw CatalogueError.cannotCreate(path: path, reason: String(cString: strerror(code)))
+        }
     }
 
     /// Builds a whole catalogue in `temporary` and closes it.

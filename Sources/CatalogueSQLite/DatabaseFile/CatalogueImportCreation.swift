@@ -144,21 +144,9 @@ struct CatalogueImportCreation {
     private func linkIntoPlace(_ temporary: String) throws {
         let lock = DirectoryLock(CatalogueCreation.split(path).directory, waiting: true)
         defer { lock?.release() }
-        // Logs of a database deleted without them must not be replayed into this one.
-        for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
-        if link(temporary, path) != 0 {
-            let code = errno
-            switch code {
-            case EEXIST:
-                throw CatalogueError.cannotCreate(
-                    path: path, reason: "another program created it during the import; nothing was imported")
-            case EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, EXDEV:
-                guard DatabaseFileKind.at(path) == .missing, rename(temporary, path) == 0 else {
-                    throw CatalogueError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
-                }
-            default:
-                throw CatalogueError.cannotCreate(path: path, reason: String(cString: strerror(code)))
-            }
+        guard try CatalogueCreation.linkNewFile(temporary, to: path) else {
+            throw CatalogueError.cannotCreate(
+                path: path, reason: "another program created it during the import; nothing was imported")
         }
         CatalogueCreation.removeFiles(startingWith: temporary)
         lock?.synchronize()
