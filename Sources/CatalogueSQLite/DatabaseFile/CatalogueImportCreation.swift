@@ -127,8 +127,9 @@ struct CatalogueImportCreation {
         configuration.immutable = false
         configuration.readOnlySharedMemory = false
         let db = try Connection(path: temporary, configuration: configuration)
-        // Nobody else opens this file, and a crash leaves it unnamed: no journal on disk, no
-        // sync before the one at the end. A rollback (a failed import) still works in memory.
+        // Nobody else opens this file, and a crash leaves it under its temporary name, never
+        // linked to the path: no journal on disk, no sync before the one at the end. A rollback
+        // (a failed import) still works, from the journal in memory.
         let journal: String? = try db.scalar("PRAGMA journal_mode = MEMORY")
         guard journal?.lowercased() == "memory" else {
             throw DatabaseError(code: .SQLITE_ERROR, message: "cannot keep the journal of \(temporary) in memory")
