@@ -77,32 +77,39 @@ struct CatalogueLocation {
         let catalogue = Catalogue(engine: try SQLiteEngine(
             path: path, configuration: configuration, access: access,
             readerCount: concurrentReads ? SQLiteEngine.defaultReaderCount : 0))
-        if !existed, TerminalOutput.isTerminal(STDERR_FILENO) {
+        if !existed { announceCreation() }
+        return catalogue
+    }
+
+    /// Says on stderr, when it is a terminal, that this run created the catalogue.
+    func announceCreation() {
+        if TerminalOutput.isTerminal(STDERR_FILENO) {
             standardError("catalogue: created a new catalogue at \(path)")
         }
-        return catalogue
     }
 
     /// Imports into a new catalogue file at this location, created by the import (see
     /// `Catalogue.importRecords(_:from:options:intoNewCatalogueAt:…)`): nil, having read
-    /// nothing, when the location is a PostgreSQL URL, `:memory:`, or a file that exists.
+    /// nothing, when the location is a PostgreSQL URL, `:memory:`, or a file that exists. It
+    /// waits for another first import of the path up to `writeLockTimeout` (nil: as long as it
+    /// takes). The caller announces the creation (``announceCreation()``), once its progress
+    /// bar is cleared.
     ///
     /// ```swift
     /// let counts = try CatalogueLocation(db: "new.sqlite").importIntoNewCatalogue(
-    ///     Product.self, from: input, options: options, progress: nil, skipped: nil)
+    ///     Product.self, from: input, options: options, writeLockTimeout: nil, progress: nil, skipped: nil)
     /// ```
     func importIntoNewCatalogue<R: ImportableRecord>(
-        _ type: R.Type, from input: ImportInput, options: ImportOptions,
+        _ type: R.Type, from input: ImportInput, options: ImportOptions, writeLockTimeout: Duration?,
         progress: ((ImportProgress) -> Void)?, skipped: ((ImportIssue) -> Void)?
     ) throws -> ImportCounts? {
         guard !isPostgres, path != ":memory:", !FileManager.default.fileExists(atPath: path) else { return nil }
         try createDirectoryIfDefault()
-        let counts = try Catalogue.importRecords(
-            type, from: input, options: options, intoNewCatalogueAt: path, progress: progress, skipped: skipped)
-        if counts != nil, TerminalOutput.isTerminal(STDERR_FILENO) {
-            standardError("catalogue: created a new catalogue at \(path)")
-        }
-        return counts
+        var configuration = Configuration()
+        configuration.writeLockTimeout = writeLockTimeout
+        return try Catalogue.importRecords(
+            type, from: input, options: options, intoNewCatalogueAt: path, configuration: configuration,
+            progress: progress, skipped: skipped)
     }
 
     /// Before a new file is made: a missing directory is created for the default location, and

@@ -28,7 +28,7 @@ enum DatabaseInUse {
     }
 
     /// Imports into a new catalogue at `location`, reporting errors against its path (see
-    /// ``CatalogueLocation/importIntoNewCatalogue(_:from:options:progress:skipped:)``); nil when
+    /// ``CatalogueLocation/importIntoNewCatalogue(_:from:options:writeLockTimeout:progress:skipped:)``); nil when
     /// that does not apply.
     ///
     /// ```swift
@@ -36,10 +36,12 @@ enum DatabaseInUse {
     /// ```
     static func importIntoNewCatalogue<R: ImportableRecord>(
         _ location: CatalogueLocation, _ type: R.Type, from input: ImportInput, options: ImportOptions,
+        writeLockTimeout: Duration? = nil,
         progress: ((ImportProgress) -> Void)? = nil, skipped: ((ImportIssue) -> Void)? = nil
     ) throws -> ImportCounts? {
         path.withLock { $0 = location.path }
-        return try location.importIntoNewCatalogue(type, from: input, options: options, progress: progress, skipped: skipped)
+        return try location.importIntoNewCatalogue(
+            type, from: input, options: options, writeLockTimeout: writeLockTimeout, progress: progress, skipped: skipped)
     }
 
     /// Before a command's output goes out: throws when the catalogue was read without locks

@@ -110,28 +110,22 @@ struct ImportCommand: ParsableCommand {
             bar.clear()
             standardError(issue.description)
         }
-        var counts: ImportCounts?
-        if !dryRun {
-            // Once it reports, the import owns the temporary file: a signal removes it.
-            let temporary = Catalogue.firstImportTemporaryPath(for: global.databasePath)
-            let progress: (ImportProgress) -> Void = { progress in
-                if progress.phase == .committing { ImportSignals.committing() } else { ImportSignals.removeOnInterrupt(temporary) }
-                bar.update(progress)
-            }
-            counts = try DatabaseInUse.importIntoNewCatalogue(
-                global.location, type, from: input, options: options, progress: progress, skipped: skipped)
-        }
-        if counts == nil {
-            let catalogue = try global.openCatalogue(
-                access: .readWrite, writeLockTimeout: waitTimeout.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+        let writeLockTimeout = waitTimeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
+        let created = dryRun ? nil : try importIntoNewCatalogue(type, from: input, options: options,
+                                                                 writeLockTimeout: writeLockTimeout, bar: bar, skipped: skipped)
+        let counts: ImportCounts
+        if let created {
+            counts = created
+        } else {
+            let catalogue = try global.openCatalogue(access: .readWrite, writeLockTimeout: writeLockTimeout)
             let progress: (ImportProgress) -> Void = { progress in
                 if progress.phase == .committing { ImportSignals.committing() }
                 bar.update(progress)
             }
             counts = try catalogue.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
         }
-        guard let counts else { return }
         bar.clear()
+        if created != nil { global.location.announceCreation() }
         standardOutput.print(Self.summary(counts, entity: R.entity, seconds: monotonicSeconds() - start, dryRun: dryRun))
         do {
             try standardOutput.finish()
@@ -144,6 +138,28 @@ struct ImportCommand: ParsableCommand {
             standardError("catalogue: error: nothing imported: every row of \(input.name) was skipped")
             throw ExitCode(1)
         }
+    }
+
+    /// The import into a new catalogue file, when there is none yet at the location (see
+    /// ``CatalogueLocation/importIntoNewCatalogue(_:from:options:writeLockTimeout:progress:skipped:)``);
+    /// nil, having read nothing, otherwise. Once it reports rows, it owns its temporary file,
+    /// which a signal then removes.
+    private func importIntoNewCatalogue<R: CatalogueRecord>(
+        _ type: R.Type, from input: ImportInput, options: ImportOptions, writeLockTimeout: Duration?,
+        bar: ImportProgressBar, skipped: @escaping (ImportIssue) -> Void
+    ) throws -> ImportCounts? {
+        let temporary = Catalogue.firstImportTemporaryPath(for: global.databasePath)
+        let progress: (ImportProgress) -> Void = { progress in
+            switch progress.phase {
+            case .committing: ImportSignals.committing()
+            case .rows, .indexing: ImportSignals.removeOnInterrupt(temporary)
+            case .waitingForWriter: break  // another import's file
+            }
+            bar.update(progress)
+        }
+        return try DatabaseInUse.importIntoNewCatalogue(
+            global.location, type, from: input, options: options, writeLockTimeout: writeLockTimeout,
+            progress: progress, skipped: skipped)
     }
 
     /// "Imported 3 products (1 added, 1 updated, 1 skipped) in 0.01 s"; unchanged rows are

@@ -32,7 +32,9 @@ extension Catalogue {
     /// - a reader finds no file at `path`, then the whole catalogue, never a part of it;
     /// - opening `path` to create it (``init(path:seed:configuration:appMigrations:access:)``)
     ///   waits for the import, then opens its catalogue; a second first import of the same path
-    ///   waits too, then returns nil;
+    ///   waits too, reporting ``ImportProgress/Phase/waitingForWriter``, up to the
+    ///   configuration's `writeLockTimeout` (then it throws a `SQLITE_BUSY` `DatabaseError`), and
+    ///   returns nil;
     /// - a process killed during the import leaves no catalogue, only the temporary file, which
     ///   the next open of `path` removes.
     ///

@@ -22,8 +22,9 @@ import Darwin
 ///
 /// The temporary file is guarded by an exclusive `flock` its creator holds until the catalogue
 /// is linked:
-/// - a second first import of the same path waits for the first, then returns nil (its caller
-///   imports into the first one's catalogue);
+/// - a second first import of the same path waits for the first (up to the configuration's
+///   `writeLockTimeout`, reporting ``ImportProgress/Phase/waitingForWriter``), then returns nil
+///   (its caller imports into the first one's catalogue);
 /// - a process that would create the catalogue (``CatalogueCreation``) waits for it too, and
 ///   then opens the imported catalogue instead of making an empty one;
 /// - a temporary file nobody holds is what a killed import left: the next open of the path
@@ -62,7 +63,10 @@ struct CatalogueImportCreation {
     ) throws -> ImportCounts? {
         try CatalogueCreation.createDirectory(for: path)
         let temporary = Self.temporaryPath(for: path)
-        guard let guardFile = try claim(temporary) else { return nil }
+        let waiting: () -> Void = {
+            progress?(ImportProgress(phase: .waitingForWriter, bytesRead: 0, totalBytes: input.size, rows: 0))
+        }
+        guard let guardFile = try claim(temporary, whileWaiting: waiting) else { return nil }
         defer { close(guardFile) }
         var linked = false
         defer { if !linked { CatalogueCreation.removeFiles(startingWith: temporary) } }
@@ -86,8 +90,10 @@ struct CatalogueImportCreation {
     }
 
     /// Takes the temporary file for this process: returns its descriptor, holding the `flock`,
-    /// or nil when a file appeared at the path. Waits while another import holds it.
-    private func claim(_ temporary: String) throws -> Int32? {
+    /// or nil when a file appeared at the path. While another import holds it, calls
+    /// `whileWaiting` once and waits, up to the configuration's `writeLockTimeout`.
+    private func claim(_ temporary: String, whileWaiting: () -> Void) throws -> Int32? {
+        var reported = false
         while true {
             let lock = DirectoryLock(CatalogueCreation.split(path).directory, waiting: true)
             defer { lock?.release() }
@@ -111,8 +117,29 @@ struct CatalogueImportCreation {
             // Another import is making this catalogue: wait for it, without the directory lock
             // it takes to link its file, then look again.
             lock?.release()
+            if !reported { whileWaiting() }
+            reported = true
+            defer { close(descriptor) }
+            try waitForImport(holding: descriptor)
+        }
+    }
+
+    /// Waits until the import that holds `descriptor`'s `flock` ends, up to the configuration's
+    /// `writeLockTimeout` (nil: as long as it takes), as a write waits for another writer.
+    /// Throws a `SQLITE_BUSY` ``DatabaseError`` when that time is up.
+    private func waitForImport(holding descriptor: Int32) throws {
+        guard let timeout = configuration.writeLockTimeout else {
             while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
-            close(descriptor)
+            return
+        }
+        let deadline = ContinuousClock.now + timeout
+        while flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { return }
+            guard ContinuousClock.now < deadline else {
+                throw DatabaseError(
+                    code: .SQLITE_BUSY, message: "another import is creating \(path); gave up waiting for it")
+            }
+            usleep(10_000)
         }
     }
 

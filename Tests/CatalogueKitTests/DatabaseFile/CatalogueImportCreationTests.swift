@@ -180,4 +180,32 @@ struct CatalogueImportCreationTests {
         #expect(outcome.withLock { $0 } == "success(nil)")
         #expect(try Catalogue(path: second).rowCount("product") == (try SeedData.products()).count)
     }
+
+    @Test("A second first import waits up to writeLockTimeout, says that it waits, then throws SQLITE_BUSY")
+    func waitTimeout() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("c.sqlite")
+        let temporary = Catalogue.firstImportTemporaryPath(for: path)
+        let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
+        defer { close(descriptor) }
+        var configuration = Configuration()
+        configuration.writeLockTimeout = .milliseconds(300)
+        var phases: [ImportProgress.Phase] = []
+        let start = ContinuousClock.now
+        do {
+            _ = try Catalogue.importRecords(
+                Product.self, from: ImportInput(text: Self.productsCSV(5), name: "products.csv"),
+                options: ImportOptions(format: .csv), intoNewCatalogueAt: path, configuration: configuration,
+                progress: { phases.append($0.phase) })
+            Issue.record("the import did not give up waiting")
+        } catch let error as DatabaseError {
+            #expect(error.resultCode == .SQLITE_BUSY)
+        }
+        #expect(ContinuousClock.now - start >= .milliseconds(300))
+        #expect(phases == [.waitingForWriter])
+        #expect(!directory.exists("c.sqlite"))
+        #expect(FileManager.default.fileExists(atPath: temporary), "the other import's file is left alone")
+    }
 }
