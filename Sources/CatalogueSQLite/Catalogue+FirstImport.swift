@@ -28,7 +28,7 @@ extension Catalogue {
     /// An import into a catalogue goes through its write-ahead log, so that readers never wait
     /// for it: each page is written twice, to the log and then into the file. Nobody can read a
     /// catalogue that does not exist yet, so this one is built in a temporary file next to
-    /// `path` (`.NAME.importing`), without a log, and linked into place once it is whole:
+    /// `path` (`.NAME.creating`, as every new catalogue is), without a log, and linked into place once it is whole:
     /// - a reader finds no file at `path`, then the whole catalogue, never a part of it;
     /// - opening `path` to create it (``init(path:seed:configuration:appMigrations:access:)``)
     ///   waits for the import, then opens its catalogue; a second first import of the same path
@@ -59,20 +59,36 @@ extension Catalogue {
         // A dangling symbolic link counts as a file: opening it reports it as before.
         var status = stat()
         guard !CatalogueOpener.isSpecialName(path), lstat(path, &status) != 0 else { return nil }
-        let creation = CatalogueImportCreation(
-            path: path, seed: seed, appMigrations: appMigrations, configuration: configuration)
-        return try creation.run(type, from: input, options: options, progress: progress, skipped: skipped)
+        let creation = CatalogueCreation(path: path, seed: seed, appMigrations: appMigrations, configuration: configuration)
+        var imported = false
+        let outcome = try creation.run(whileWaiting: {
+            progress?(ImportProgress(phase: .waitingForWriter, bytesRead: 0, totalBytes: input.size, rows: 0))
+        }, populate: { db in
+            imported = true
+            // A failed import leaves the catalogue as opening the path makes it; a dry run, none.
+            let result = Result { try db.importRecords(type, from: input, options: options, progress: progress, skipped: skipped) }
+            return (result, !options.dryRun)
+        })
+        guard let outcome else {
+            guard !imported else {
+                throw CatalogueError.cannotCreate(
+                    path: path, reason: "another program created it during the import; nothing was imported")
+            }
+            return nil
+        }
+        return try outcome.get()
     }
 
     /// Where ``importRecords(_:from:options:intoNewCatalogueAt:seed:configuration:appMigrations:progress:skipped:)``
-    /// builds the catalogue for `path` (`/data/shop.sqlite` → `/data/.shop.sqlite.importing`):
+    /// builds the catalogue for `path` (`/data/shop.sqlite` → `/data/.shop.sqlite.creating`, where
+    /// opening a missing path builds its empty catalogue too):
     /// a program that ends itself on a signal during that import may remove it (`unlink` is
     /// async-signal-safe) rather than leave it for the next open of `path`.
     ///
     /// ```swift
-    /// let temporary = Catalogue.firstImportTemporaryPath(for: "shop.sqlite")   // "./.shop.sqlite.importing"
+    /// let temporary = Catalogue.firstImportTemporaryPath(for: "shop.sqlite")   // "./.shop.sqlite.creating"
     /// ```
     public static func firstImportTemporaryPath(for path: String) -> String {
-        CatalogueImportCreation.temporaryPath(for: path)
+        CatalogueCreation.temporaryPath(for: path)
     }
 }

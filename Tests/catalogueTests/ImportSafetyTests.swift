@@ -173,7 +173,7 @@ struct ImportSafetyTests {
             defer { runner.cleanUp() }
             let csv = runner.directory.appendingPathComponent("big.csv").path
             try writeProductsCSV(to: csv, count: 200_000, prefix: "Interrupted", type: "signal")
-            let temporary = runner.directory.appendingPathComponent(".catalogue.sqlite.importing").path
+            let temporary = runner.directory.appendingPathComponent(".catalogue.sqlite.creating").path
             #expect(!FileManager.default.fileExists(atPath: runner.databasePath))
             let child = try ChildProcess(["import", "products", csv], database: runner.databasePath)
             Thread.sleep(forTimeInterval: 1)

@@ -9,18 +9,28 @@ import Darwin
 #endif
 
 /// Creates a new catalogue at a path atomically: any number of processes may start at once, and
-/// a creation killed half-way leaves either nothing at the path or a whole catalogue.
+/// a creation killed half-way leaves either nothing at the path or a whole catalogue. The same
+/// way makes an empty catalogue (schema, migrations, seed) when a path is first opened, and a
+/// catalogue with the rows of a first import in it
+/// (``Catalogue/importRecords(_:from:options:intoNewCatalogueAt:seed:configuration:appMigrations:progress:skipped:)``).
 ///
-/// The creator takes an exclusive `flock` on the directory (the others wait for it), checks the
-/// path is still free, removes the `-wal`, `-shm` and `-journal` files a deleted database may
-/// have left there (SQLite would replay such a log into the new file), builds the catalogue (schema, migrations, seed) in a temporary file in the
-/// same directory, closes it (so its write-ahead log is folded in and removed), and links it to
-/// the path with `link(2)`, which never replaces a file that appeared meanwhile. A process killed
-/// during creation leaves only its temporary file, `.NAME.creating`, which the next process to
-/// open the path removes once it holds the lock (so no creation is running).
-///
-/// While a first import makes the catalogue (``CatalogueImportCreation``), a creator waits for
-/// it, without the directory lock, and then opens its catalogue.
+/// - The creator builds the catalogue in a temporary file in the same directory,
+///   `.NAME.creating`, and holds an exclusive `flock` on it until the catalogue has its name.
+///   Nobody else opens that file, so it needs no write-ahead log and no journal on disk: the
+///   journal is in memory (a failed import still rolls back) and nothing is synced until one
+///   `fsync` at the end. An import into an existing catalogue writes each page twice, to the
+///   log and then into the file; this writes it once (the 1,000,000-row products CSV, static
+///   release build: 7.85 s into a new seeded catalogue, 7.03 s as a first import, medians of 3,
+///   the two ways alternately; see BENCHMARKS.md).
+/// - The file is then switched to write-ahead logging and linked to the path with `link(2)`,
+///   under an exclusive `flock` on the directory, which never replaces a file that appeared
+///   meanwhile. Before that, the `-wal`, `-shm` and `-journal` files a deleted database may
+///   have left at the path are removed: SQLite would replay such a log into the new file.
+/// - Another process creating the same path waits for the creator's `flock` (up to the
+///   configuration's `writeLockTimeout`), then finds the catalogue at the path; a first import
+///   can take seconds, and a process opening the path meanwhile waits for it.
+/// - A temporary file nobody holds is what a killed creation left: the next process to open the
+///   path removes it, and the next creation starts it again.
 ///
 /// ```swift
 /// try CatalogueCreation(path: "/tmp/c.sqlite", seed: true, appMigrations: [], configuration: Configuration()).run()
@@ -30,10 +40,6 @@ struct CatalogueCreation {
     let seed: Bool
     let appMigrations: [Migration]
     let configuration: Configuration
-
-    private var directory: String {
-        Self.split(path).directory
-    }
 
     /// The directory holding `path` and the file's name in it (`/data/c.sqlite` → `/data` and
     /// `c.sqlite`; `c.sqlite` → `.`; `/c.sqlite` → `/`).
@@ -47,98 +53,170 @@ struct CatalogueCreation {
         return (directory.isEmpty ? "/" : String(directory), path[path.index(after: slash)...])
     }
 
-    /// The temporary file of a creation under the lock (`/data/c.sqlite` →
-    /// `/data/.c.sqlite.creating`; `c.sqlite` → `./.c.sqlite.creating`). Only the lock holder
-    /// creates, so one name is enough; without a lock, each process uses its own.
+    /// The temporary file of a creation (`/data/c.sqlite` → `/data/.c.sqlite.creating`;
+    /// `c.sqlite` → `./.c.sqlite.creating`). Only the holder of its `flock` builds in it, so
+    /// one name is enough; where `flock` does not work, each process uses its own.
     static func temporaryPath(for path: String) -> String {
         let (directory, name) = split(path)
         return directory + "/." + name + ".creating"
     }
 
-    /// Removes what a killed creation or first import (``CatalogueImportCreation``) left next
-    /// to `path`, if anything, when neither is running. Costs two `access(2)` when there is
-    /// nothing to remove.
+    /// Removes what a killed creation left next to `path`, if anything, when no creation is
+    /// running. Costs one `access(2)` when there is nothing to remove.
     ///
-    /// The lock is tried for up to 100 ms: a process that spawns programs from other threads
-    /// (a test runner, an app) briefly shares the descriptor of a lock it just released with a
-    /// child that has not yet run `exec`, which closes it. A creation still running after that
-    /// keeps its files; the next open removes them.
+    /// The directory lock is tried for up to 100 ms: a process that spawns programs from other
+    /// threads (a test runner, an app) briefly shares the descriptor of a lock it just released
+    /// with a child that has not yet run `exec`, which closes it. Files left after that are
+    /// removed by the next open.
     static func removeAbandonedFiles(for path: String) {
         let temporary = temporaryPath(for: path)
-        let importing = CatalogueImportCreation.temporaryPath(for: path)
-        let created = access(temporary, F_OK) == 0
-        guard created || access(importing, F_OK) == 0 else { return }
+        guard access(temporary, F_OK) == 0 else { return }
         let directory = split(path).directory
         for attempt in 0..<20 {
             if let lock = DirectoryLock(directory, waiting: false) {
                 defer { lock.release() }
-                if created { removeFiles(startingWith: temporary) }
-                removeAbandonedImport(importing)
+                let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
+                guard descriptor >= 0 else { return }
+                defer { close(descriptor) }
+                // Held: a creation is running. Where `flock` does not work, leave it.
+                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { removeFiles(startingWith: temporary) }
                 return
             }
             if attempt < 19 { usleep(5_000) }
         }
     }
 
-    /// Under the directory lock: removes the temporary file of a first import into `path`
-    /// when no import holds it (and leaves it where `flock` does not work).
-    private static func removeAbandonedImport(_ importing: String) {
-        let descriptor = open(importing, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { removeFiles(startingWith: importing) }
-    }
-
-    /// Under the directory lock `lock`: when a first import into `path` is running, releases
-    /// the lock, waits for the import to end, and returns true (look again: the path may now
-    /// be its catalogue). Removes what a killed import left, and returns false, otherwise.
-    private static func waitForImport(into path: String, releasing lock: DirectoryLock) -> Bool {
-        let importing = CatalogueImportCreation.temporaryPath(for: path)
-        guard access(importing, F_OK) == 0 else { return false }
-        let descriptor = open(importing, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-            removeFiles(startingWith: importing)
-            return false
-        }
-        guard errno == EWOULDBLOCK else { return false }
-        lock.release()
-        while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
-        return true
-    }
-
-    /// Creates the catalogue unless a file appeared at the path first (made by another process);
-    /// either way, returns once something is there: true when this call made it. Throws
-    /// ``CatalogueError/cannotCreate(path:reason:)``.
+    /// Creates an empty catalogue (schema, migrations, seed) unless a file appeared at the path
+    /// first (made by another process); either way, returns once something is there: true when
+    /// this call made it. Throws ``CatalogueError/cannotCreate(path:reason:)``, and a
+    /// `SQLITE_BUSY` `DatabaseError` when another creation of the path outlasts the
+    /// configuration's `writeLockTimeout`.
     @discardableResult
     func run() throws -> Bool {
+        try run { _ in ((), true) } != nil
+    }
+
+    /// Creates the catalogue with `populate` run in it first, and returns what `populate`
+    /// returned; nil when a file is at the path (before, or at the link: nothing replaces it),
+    /// then `populate` may have run on a catalogue that was thrown away. `populate` also says
+    /// whether to keep the catalogue; one not kept is removed. `whileWaiting` is called once
+    /// when another creation of the path is running, before this one waits for it.
+    func run<T>(
+        whileWaiting: () -> Void = {}, populate: (Connection) throws -> (value: T, keep: Bool)
+    ) throws -> T? {
         try Self.createDirectory(for: path)
-        let lock = DirectoryLock(directory, waiting: true)
-        defer { lock?.release() }
-        guard DatabaseFileKind.at(path) == .missing else { return false }
-        if let lock, Self.waitForImport(into: path, releasing: lock) {
-            // An import made the catalogue meanwhile, or failed: look again.
-            return try run()
-        }
-        let temporary = Self.temporaryPath(for: path) + (lock == nil ? "-\(getpid())" : "")
-        // Under the lock, a temporary file is what a killed creation left.
-        Self.removeFiles(startingWith: temporary)
+        guard let claim = try claim(whileWaiting: whileWaiting) else { return nil }
+        defer { claim.release() }
+        var linked = false
+        defer { if !linked { Self.removeFiles(startingWith: claim.temporary) } }
+        let outcome: (value: T, keep: Bool)
         do {
-            try build(at: temporary)
-        } catch {
-            Self.removeFiles(startingWith: temporary)
-            if let error = error as? DatabaseError {
-                throw CatalogueError.cannotCreate(path: path, reason: error.message)
-            }
-            throw error
+            outcome = try build(at: claim.temporary, populate)
+        } catch let error as DatabaseError {
+            throw CatalogueError.cannotCreate(path: path, reason: error.message)
         }
-        defer { Self.removeFiles(startingWith: temporary) }
-        guard try Self.linkNewFile(temporary, to: path) else {
-            return false  // another process (without the lock) made one: use it
+        guard outcome.keep else { return outcome.value }
+        // Everything the build wrote reaches the disk before the file gets its name.
+        guard fsync(claim.descriptor) == 0 else {
+            throw CatalogueError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
         }
+        let lock = DirectoryLock(Self.split(path).directory, waiting: true)
+        defer { lock?.release() }
+        guard try Self.linkNewFile(claim.temporary, to: path) else { return nil }
+        linked = true
+        Self.removeFiles(startingWith: claim.temporary)
         lock?.synchronize()
-        return true
+        return outcome.value
+    }
+
+    /// The temporary file this process builds in, and its descriptor, which holds the `flock`.
+    private struct Claim {
+        let temporary: String
+        let descriptor: Int32
+
+        func release() {
+            close(descriptor)
+        }
+    }
+
+    /// Takes the temporary file, made empty, for this process; nil when a file is at the path.
+    /// While another creation holds it, calls `whileWaiting` once and waits for it.
+    private func claim(whileWaiting: () -> Void) throws -> Claim? {
+        var reported = false
+        while true {
+            let lock = DirectoryLock(Self.split(path).directory, waiting: true)
+            defer { lock?.release() }
+            guard DatabaseFileKind.at(path) == .missing else { return nil }
+            // Without the directory lock (a file system without `flock`), a name of its own.
+            let temporary = Self.temporaryPath(for: path) + (lock == nil ? "-\(getpid())" : "")
+            let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw CatalogueError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+            }
+            if lock == nil || flock(descriptor, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK {
+                // Whatever is in it, a killed creation left: start from an empty file.
+                for suffix in ["-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
+                guard ftruncate(descriptor, 0) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    close(descriptor)
+                    throw CatalogueError.cannotCreate(path: path, reason: reason)
+                }
+                return Claim(temporary: temporary, descriptor: descriptor)
+            }
+            // Another process is creating this catalogue: wait for it, without the directory
+            // lock it takes to link its file, then look again.
+            lock?.release()
+            if !reported { whileWaiting() }
+            reported = true
+            defer { close(descriptor) }
+            try waitForCreation(holding: descriptor)
+        }
+    }
+
+    /// Waits until the creation that holds `descriptor`'s `flock` ends, up to the
+    /// configuration's `writeLockTimeout` (nil: as long as it takes), as a write waits for
+    /// another writer. Throws a `SQLITE_BUSY` ``DatabaseError`` when that time is up.
+    private func waitForCreation(holding descriptor: Int32) throws {
+        guard let timeout = configuration.writeLockTimeout else {
+            while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
+            return
+        }
+        let deadline = ContinuousClock.now + timeout
+        while flock(descriptor, LOCK_SH | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { return }
+            guard ContinuousClock.now < deadline else {
+                throw DatabaseError(
+                    code: .SQLITE_BUSY, message: "another process is creating \(path); gave up waiting for it")
+            }
+            usleep(10_000)
+        }
+    }
+
+    /// Builds the catalogue in `temporary` (made empty by ``claim(whileWaiting:)``), runs
+    /// `populate` on it, and leaves it closed, in write-ahead-logging mode when it is kept.
+    private func build<T>(
+        at temporary: String, _ populate: (Connection) throws -> (value: T, keep: Bool)
+    ) throws -> (value: T, keep: Bool) {
+        var configuration = self.configuration
+        configuration.readOnly = false
+        configuration.createIfMissing = true
+        configuration.writeAheadLogging = false
+        configuration.immutable = false
+        configuration.readOnlySharedMemory = false
+        let db = try Connection(path: temporary, configuration: configuration)
+        // Nobody else opens this file, and a crash leaves it under its temporary name, never
+        // linked to the path: no journal on disk, no sync before the one at the end. A rollback
+        // (a failed import) still works, from the journal in memory.
+        let journal: String? = try db.scalar("PRAGMA journal_mode = MEMORY")
+        guard journal?.lowercased() == "memory" else {
+            throw DatabaseError(code: .SQLITE_ERROR, message: "cannot keep the journal of \(temporary) in memory")
+        }
+        try db.execute("PRAGMA synchronous = OFF")
+        try CatalogueSetup.prepareNew(db, seed: seed, appMigrations: appMigrations)
+        let outcome = try populate(db)
+        // Closing the connection folds the switch's small log into the file and removes it.
+        if outcome.keep { try db.enableWriteAheadLogging() }
+        return outcome
     }
 
     /// Gives the whole catalogue built in `temporary` the name `path`, under the directory
@@ -162,20 +240,6 @@ struct CatalogueCreation {
         default:
             throw CatalogueError.cannotCreate(path: path, reason: String(cString: strerror(code)))
         }
-    }
-
-    /// Builds a whole catalogue in `temporary` and closes it.
-    private func build(at temporary: String) throws {
-        var configuration = self.configuration
-        configuration.readOnly = false
-        configuration.createIfMissing = true
-        configuration.writeAheadLogging = true
-        configuration.immutable = false
-        configuration.readOnlySharedMemory = false
-        let db = try Connection(path: temporary, configuration: configuration)
-        try CatalogueSetup.prepareNew(db, seed: seed, appMigrations: appMigrations)
-        // Fold the log into the file, so the file alone is the whole catalogue once linked.
-        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// Creates the parent directories of a new file at `path`.

@@ -68,7 +68,7 @@ struct WriterWaitTests {
             let file = runner.directory.appendingPathComponent("one.csv").path
             try "name,type\nPatient writer,waiting\n".write(toFile: file, atomically: true, encoding: .utf8)
             // The test holds the temporary file's lock, as a first import running elsewhere does.
-            let temporary = runner.directory.appendingPathComponent(".catalogue.sqlite.importing").path
+            let temporary = runner.directory.appendingPathComponent(".catalogue.sqlite.creating").path
             let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
             let result = try runner.run(["import", "products", file, "--wait-timeout", "1"])

@@ -13,7 +13,7 @@ import Darwin
 /// catalogue in a temporary file and links it into place, and the result is the catalogue an
 /// import into a newly opened one makes.
 @Suite("A first import creates the catalogue", .serialized)
-struct CatalogueImportCreationTests {
+struct CatalogueFirstImportTests {
     /// `count` products over a few types, with diacritics, and a duplicate name that updates.
     static func productsCSV(_ count: Int) -> String {
         var text = "name,type,year,price\n"
@@ -117,8 +117,8 @@ struct CatalogueImportCreationTests {
         defer { directory.remove() }
         let path = directory.path("c.sqlite")
         let leftover = Catalogue.firstImportTemporaryPath(for: path)
-        #expect(leftover == directory.path(".c.sqlite.importing"))
-        #expect(Catalogue.firstImportTemporaryPath(for: "c.sqlite") == "./.c.sqlite.importing")
+        #expect(leftover == directory.path(".c.sqlite.creating"))
+        #expect(Catalogue.firstImportTemporaryPath(for: "c.sqlite") == "./.c.sqlite.creating")
         // Half a database and a hot journal: neither may reach the new catalogue.
         #expect(FileManager.default.createFile(atPath: leftover, contents: Data("half a catalogue".utf8)))
         #expect(FileManager.default.createFile(atPath: leftover + "-journal", contents: Data(repeating: 7, count: 4096)))
