@@ -28,6 +28,20 @@ func firstImportExample(directory: URL) throws {
         .write(toFile: "products.csv", atomically: true, encoding: .utf8)
     try firstImport()
     try firstImport()
+    // A path with no catalogue yet: the first open creates it and says so, the second does not.
+    try FileManager.default.removeItem(atPath: "shop.sqlite")
+    _ = try openShop()
+    _ = try openShop()
+}
+
+/// The article's open through the engine, which says whether it created the catalogue.
+func openShop() throws -> Catalogue {
+    let engine = try SQLiteEngine(path: "shop.sqlite", whileWaitingForCreation: {
+        print("waiting for another process to finish creating shop.sqlite…")
+    })
+    if engine.createdFile { print("created shop.sqlite") }
+    let catalogue = Catalogue(engine: engine)
+    return catalogue
 }
 
 func firstImport() throws {

@@ -74,17 +74,26 @@ struct CatalogueLocation {
         if !existed { try createDirectoryIfDefault() }
         var configuration = Configuration()
         configuration.writeLockTimeout = writeLockTimeout
-        let catalogue = Catalogue(engine: try SQLiteEngine(
+        let engine = try SQLiteEngine(
             path: path, configuration: configuration, access: access,
-            readerCount: concurrentReads ? SQLiteEngine.defaultReaderCount : 0))
-        if !existed { announceCreation() }
-        return catalogue
+            readerCount: concurrentReads ? SQLiteEngine.defaultReaderCount : 0,
+            whileWaitingForCreation: announceWaitForCreation)
+        if engine.createdFile { announceCreation() }
+        return Catalogue(engine: engine)
     }
 
     /// Says on stderr, when it is a terminal, that this run created the catalogue.
     func announceCreation() {
         if TerminalOutput.isTerminal(STDERR_FILENO) {
             standardError("catalogue: created a new catalogue at \(path)")
+        }
+    }
+
+    /// Says on stderr, when it is a terminal, that another process is creating the catalogue
+    /// (a first import, which can take seconds) and this run waits for it.
+    private func announceWaitForCreation() {
+        if TerminalOutput.isTerminal(STDERR_FILENO) {
+            standardError("catalogue: waiting for another process to finish creating \(path)…")
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CatalogueKit
+import Foundation
 
 /// `catalogue import`: load countries or products from a CSV, JSON or NDJSON file.
 struct ImportCommand: ParsableCommand {
@@ -111,8 +112,15 @@ struct ImportCommand: ParsableCommand {
             standardError(issue.description)
         }
         let writeLockTimeout = waitTimeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
-        let created = dryRun ? nil : try importIntoNewCatalogue(type, from: input, options: options,
+        let created: ImportCounts?
+        do {
+            created = dryRun ? nil : try importIntoNewCatalogue(type, from: input, options: options,
                                                                  writeLockTimeout: writeLockTimeout, bar: bar, skipped: skipped)
+        } catch {
+            bar.clear()
+            announceCreationIfLeft(by: error)
+            throw error
+        }
         let counts: ImportCounts
         if let created {
             counts = created
@@ -160,6 +168,15 @@ struct ImportCommand: ParsableCommand {
         return try DatabaseInUse.importIntoNewCatalogue(
             global.location, type, from: input, options: options, writeLockTimeout: writeLockTimeout,
             progress: progress, skipped: skipped)
+    }
+
+    /// After a first import threw: says that the catalogue was created when the import left it
+    /// at the path (its schema and seed, as opening the path makes it), as an open that creates
+    /// a catalogue does. Not after giving up waiting for another process's first import of the
+    /// path, whose catalogue that is.
+    private func announceCreationIfLeft(by error: any Error) {
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY { return }
+        if FileManager.default.fileExists(atPath: global.databasePath) { global.location.announceCreation() }
     }
 
     /// "Imported 3 products (1 added, 1 updated, 1 skipped) in 0.01 s"; unchanged rows are

@@ -32,6 +32,15 @@ public final class SQLiteEngine: CatalogueEngine {
     /// configuration, or a file this user cannot write): writes throw
     /// ``CatalogueError/readOnly(path:)``.
     public let isReadOnly: Bool
+    /// Whether this engine's open created the catalogue file at ``path``: false for a file that
+    /// existed, one another process created while this open waited for it, an in-memory
+    /// database and a `file:` URI. A command line tool says so to its user:
+    ///
+    /// ```swift
+    /// let engine = try SQLiteEngine(path: "new.sqlite")
+    /// if engine.createdFile { print("created a new catalogue at \(engine.path)") }
+    /// ```
+    public let createdFile: Bool
     /// Checks the file before the first write.
     let integrity: IntegrityGate
     /// The file before it was opened, when it is read as immutable (without locks).
@@ -82,19 +91,33 @@ public final class SQLiteEngine: CatalogueEngine {
     /// migrates an existing one, and refuses anything that is not a catalogue. See
     /// ``Catalogue/init(path:seed:configuration:appMigrations:access:)``. `readerCount` bounds
     /// the read-only connections of a writable file database in WAL mode (0: reads share the
-    /// writing connection).
+    /// writing connection). When the file is missing and another process is creating it (a
+    /// first import can take seconds), the open waits for it, up to the configuration's
+    /// ``Configuration/writeLockTimeout``, and calls `whileWaitingForCreation` once before it
+    /// waits.
+    ///
+    /// ```swift
+    /// let engine = try SQLiteEngine(path: "shop.sqlite", whileWaitingForCreation: {
+    ///     print("waiting for another process to finish creating shop.sqlite…")
+    /// })
+    /// ```
     public init(
         path: String, seed: Bool = true, configuration: Configuration = Configuration(),
         appMigrations: [Migration] = [], access: CatalogueAccess = .readWrite,
-        readerCount: Int = SQLiteEngine.defaultReaderCount
+        readerCount: Int = SQLiteEngine.defaultReaderCount,
+        whileWaitingForCreation: () -> Void = {}
     ) throws {
         self.path = path
         var configuration = configuration
         configuration.pageCacheKiB = configuration.pageCacheKiB ?? Self.defaultPageCacheKiB
-        let opened = try CatalogueOpener(
-            path: path, seed: seed, configuration: configuration, appMigrations: appMigrations, access: access
-        ).open()
+        let opened = try withoutActuallyEscaping(whileWaitingForCreation) { whileWaiting in
+            try CatalogueOpener(
+                path: path, seed: seed, configuration: configuration, appMigrations: appMigrations, access: access,
+                whileWaitingForCreation: whileWaiting
+            ).open()
+        }
         self.isReadOnly = opened.isReadOnly
+        self.createdFile = opened.created
         self.integrity = IntegrityGate(path: path, verified: opened.verified)
         self.immutableSnapshot = opened.immutableSnapshot
         if opened.isReadOnly, !configuration.readOnly, !CatalogueOpener.isSpecialName(path),

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where the binary puts its database: `--db` before or after the subcommand, missing
 /// directories created only for the default location, a new catalogue announced on a terminal.
 @Suite("catalogue --db and the default location (the built binary)")
@@ -74,5 +80,60 @@ struct DatabaseLocationTests {
         #expect(second.status == 0)
         #expect(!second.standardOutput.contains("created"))
         #expect(second.standardOutput.contains("Colombia"))
+    }
+
+    @Test("On a terminal, a first import that stops at a bad row still announces the catalogue it leaves")
+    func announcedAfterFailedFirstImport() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let path = runner.directory.appendingPathComponent("new.sqlite").path
+        let csv = runner.directory.appendingPathComponent("bad.csv")
+        try "name,type,year\nLamp,Lighting,1999\nChair,Furniture,nineteen\n".write(to: csv, atomically: true, encoding: .utf8)
+        let command = "\(CommandRunner.executable.path) import products \(csv.path) --db \(path)"
+        let result = try runner.runProgram("/usr/bin/script", ["-qec", command, "/dev/null"])
+        #expect(result.status == 1, "\(result.standardOutput)")
+        let lines = result.standardOutput.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.first == "catalogue: created a new catalogue at \(path)", "\(result.standardOutput)")
+        #expect(lines.contains { $0.hasPrefix("catalogue: error: \(csv.path):3: year") }, "\(result.standardOutput)")
+        // What it left is the seeded catalogue, without the file's rows.
+        let search = try runner.run(["search", "lamp", "--entity", "products", "--db", path])
+        #expect(search.status == 0, "\(search.standardError)")
+        #expect(search.standardOutput.contains("No items found"), "\(search.standardOutput)")
+        let countries = try runner.run(["search", "bog", "--scope", "capital", "--db", path])
+        #expect(countries.standardOutput.contains("Colombia"))
+    }
+
+    @Test("On a terminal, a search of a path another process is creating says it waits, and does not claim the catalogue")
+    func waitForCreationOnTerminal() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let path = runner.directory.appendingPathComponent("new.sqlite").path
+        let temporary = runner.directory.appendingPathComponent(".new.sqlite.creating").path
+        // This test holds the temporary file's lock, as another process's first import does.
+        let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
+        // script(1) runs the command on a pseudo-terminal and, with -f, writes what it shows
+        // to the log as it comes.
+        let log = runner.directory.appendingPathComponent("terminal.log").path
+        let search = Process()
+        search.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        search.arguments = ["-qfec", "\(CommandRunner.executable.path) search bog --scope capital --db \(path)", log]
+        search.standardOutput = FileHandle.nullDevice
+        try search.run()
+        let waiting = "catalogue: waiting for another process to finish creating \(path)…"
+        let deadline = Date().addingTimeInterval(60)
+        func shown() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        while !shown().contains(waiting), search.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(shown().contains(waiting), "\(shown())")
+        // The other process links its catalogue into place and lets go of its file.
+        let other = runner.directory.appendingPathComponent("other.sqlite").path
+        #expect(try runner.run(["search", "bog", "--db", other]).status == 0)
+        try #require(link(other, path) == 0)
+        unlink(temporary)
+        close(descriptor)
+        search.waitUntilExit()
+        #expect(search.terminationStatus == 0)
+        #expect(shown().contains("Colombia"), "\(shown())")
+        #expect(!shown().contains("created"), "\(shown())")
     }
 }

@@ -88,12 +88,13 @@ struct CatalogueCreation {
 
     /// Creates an empty catalogue (schema, migrations, seed) unless a file appeared at the path
     /// first (made by another process); either way, returns once something is there: true when
-    /// this call made it. Throws ``CatalogueError/cannotCreate(path:reason:)``, and a
-    /// `SQLITE_BUSY` `DatabaseError` when another creation of the path outlasts the
+    /// this call made it. `whileWaiting` is called once when another creation of the path is
+    /// running, before this one waits for it. Throws ``CatalogueError/cannotCreate(path:reason:)``,
+    /// and a `SQLITE_BUSY` `DatabaseError` when another creation of the path outlasts the
     /// configuration's `writeLockTimeout`.
     @discardableResult
-    func run() throws -> Bool {
-        try run { _ in ((), true) } != nil
+    func run(whileWaiting: () -> Void = {}) throws -> Bool {
+        try run(whileWaiting: whileWaiting) { _ in ((), true) } != nil
     }
 
     /// Creates the catalogue with `populate` run in it first, and returns what `populate`

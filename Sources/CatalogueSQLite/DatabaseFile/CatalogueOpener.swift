@@ -16,14 +16,17 @@ struct CatalogueOpener {
     let configuration: Configuration
     let appMigrations: [Migration]
     let access: CatalogueAccess
+    /// Called once, before waiting, when another process is creating the missing catalogue.
+    var whileWaitingForCreation: () -> Void = {}
 
     /// The open connection, whether it is read-only, whether the file passed an integrity
-    /// check on the way (a migration), and, when it is read as immutable, the file as it was
-    /// before it was opened.
+    /// check on the way (a migration), whether this open created the file, and, when it is read
+    /// as immutable, the file as it was before it was opened.
     struct Opened {
         let connection: Connection
         let isReadOnly: Bool
         let verified: Bool
+        var created = false
         var immutableSnapshot: FileSnapshot? = nil
     }
 
@@ -41,8 +44,11 @@ struct CatalogueOpener {
                 throw CatalogueError.cannotOpen(path: path, reason: "no such file")
             }
             let created = try CatalogueCreation(
-                path: path, seed: seed, appMigrations: appMigrations, configuration: configuration).run()
-            return try openExisting(created: created)
+                path: path, seed: seed, appMigrations: appMigrations, configuration: configuration
+            ).run(whileWaiting: whileWaitingForCreation)
+            var opened = try openExisting(created: created)
+            opened.created = created
+            return opened
         case .regular:
             CatalogueCreation.removeAbandonedFiles(for: path)
             return try openExisting(created: false)

@@ -3,6 +3,12 @@ import Testing
 import CatalogueKit
 @testable import CatalogueSQLite
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How `Catalogue(path:…)` treats what it finds at the path: a new catalogue is created once,
 /// atomically; anything that is not a catalogue is refused untouched; read-only access never
 /// writes; a damaged file is never written.
@@ -97,25 +103,62 @@ struct CatalogueOpeningTests {
         #expect(throws: CatalogueError.isDirectory(path: directory.url.path)) { try Catalogue(path: directory.url.path) }
     }
 
-    @Test("Threads creating one catalogue at once: all succeed, the seed is loaded once")
+    @Test("Threads creating one catalogue at once: all succeed, the seed is loaded once, one says it created the file")
     func concurrentCreation() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("nested/new.sqlite")
         let failures = Locked<[String]>([])
+        let creators = Locked(0)
         runThreads(8) { _ in
             do {
-                let catalogue = try Catalogue(path: path, access: .readOnly)
-                _ = try catalogue.rowCount("country")
+                let engine = try SQLiteEngine(path: path, access: .readOnly)
+                if engine.createdFile { creators.withLock { $0 += 1 } }
+                _ = try Catalogue(engine: engine).rowCount("country")
             } catch {
                 failures.withLock { $0.append("\(error)") }
             }
         }
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+        #expect(creators.withLock { $0 } == 1)
+        #expect(try SQLiteEngine(path: path).createdFile == false)
         let catalogue = try Catalogue(path: path)
         #expect(try catalogue.rowCount("country") == 250)
         #expect(try catalogue.rowCount("product") == (try SeedData.products()).count)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("nested")).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test("Opening a path another process is creating: told once, waits, then opens that catalogue without claiming it")
+    func waitsForAnotherCreation() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("c.sqlite")
+        let temporary = CatalogueCreation.temporaryPath(for: path)
+        // This test holds the temporary file's lock, as another process's creation does.
+        let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
+        let waits = Locked(0)
+        let outcome = Locked<String?>(nil)
+        let opener = Thread {
+            let result = Result {
+                try SQLiteEngine(path: path, whileWaitingForCreation: { waits.withLock { $0 += 1 } }).createdFile
+            }
+            outcome.withLock { $0 = "\(result)" }
+        }
+        opener.start()
+        let deadline = Date().addingTimeInterval(30)
+        while waits.withLock({ $0 }) == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(waits.withLock { $0 } == 1)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(outcome.withLock { $0 } == nil, "the open did not wait")
+        // The other process links its catalogue into place and lets go of its file.
+        _ = try Catalogue(path: directory.path("other.sqlite"))
+        try #require(link(directory.path("other.sqlite"), path) == 0)
+        unlink(temporary)
+        close(descriptor)
+        while outcome.withLock({ $0 }) == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(outcome.withLock { $0 } == "success(false)")
+        #expect(waits.withLock { $0 } == 1)
     }
 
     @Test("What a killed creation left next to the path is removed by the next open")
