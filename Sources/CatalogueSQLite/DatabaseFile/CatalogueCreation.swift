@@ -223,10 +223,13 @@ struct CatalogueCreation {
     /// Gives the whole catalogue built in `temporary` the name `path`, under the directory
     /// lock: returns false when a file is already there (it is never replaced). First removes
     /// the `-wal`, `-shm` and `-journal` files at the path: they belong to a database deleted
-    /// without them, and SQLite would replay such a log into the new catalogue.
-    static func linkNewFile(_ temporary: String, to path: String) throws -> Bool {
+    /// without them, and SQLite would replay such a log into the new catalogue. `makeLink` is
+    /// `link(2)`; tests pass one that fails as a file system without hard links does.
+    static func linkNewFile(
+        _ temporary: String, to path: String, makeLink: (String, String) -> Int32 = { link($0, $1) }
+    ) throws -> Bool {
         for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
-        guard link(temporary, path) != 0 else { return true }
+        guard makeLink(temporary, path) != 0 else { return true }
         let code = errno
         switch code {
         case EEXIST:
