@@ -7,8 +7,17 @@ import Foundation
 enum DatabaseInUse {
     /// The path, once a command opened it.
     static let path = CommandState<String?>(nil)
-    /// The `--wait-timeout` of a writing command, in seconds (nil: no limit).
-    static let waitTimeout = CommandState<Double?>(nil)
+    /// How long the running command waits for another writer, for its error line; nil when it
+    /// did not say.
+    static let waitLimit = CommandState<WaitLimit?>(nil)
+
+    /// How long a command waits for another writer.
+    enum WaitLimit {
+        /// The `--wait-timeout` option, in seconds (nil: no limit).
+        case option(Double?)
+        /// A limit of the command's own, in seconds (`interactive`'s).
+        case fixed(Double)
+    }
     /// The catalogue the command opened.
     static let catalogue = CommandState<Catalogue?>(nil)
 
@@ -62,8 +71,17 @@ enum DatabaseInUse {
         let file = path.withLock { $0 } ?? "the database"
         switch error.resultCode {
         case .SQLITE_BUSY:
-            let waited = waitTimeout.withLock { $0 }.map { " after \(Self.seconds($0))" } ?? ""
-            return "\(file) is locked by another process writing to it; gave up waiting\(waited) (--wait-timeout sets how long to wait)"
+            let locked = "\(file) is locked by another process writing to it; gave up waiting"
+            switch waitLimit.withLock({ $0 }) {
+            case .option(let seconds?):
+                return "\(locked) after \(Self.seconds(seconds)) (--wait-timeout sets how long to wait)"
+            case .option(nil):
+                return "\(locked) (--wait-timeout sets how long to wait)"
+            case .fixed(let seconds):
+                return "\(locked) after \(Self.seconds(seconds))"
+            case nil:
+                return locked
+            }
         case .SQLITE_READONLY:
             return "cannot write \(file): \(error.message)"
         default:

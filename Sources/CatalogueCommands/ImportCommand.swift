@@ -96,7 +96,7 @@ struct ImportCommand: ParsableCommand {
         // Open the input first: a missing file must not create a database.
         let input = file == "-" ? ImportInput.standardInput() : try ImportInput(path: file)
         let options = ImportOptions(format: try resolvedFormat ?? input.sniffedFormat(), onError: onError, dryRun: dryRun)
-        DatabaseInUse.waitTimeout.withLock { $0 = waitTimeout }
+        DatabaseInUse.waitLimit.withLock { $0 = .option(waitTimeout) }
         try importRecords(entity.recordType, from: input, options: options)
     }
 

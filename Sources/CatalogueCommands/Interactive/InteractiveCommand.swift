@@ -56,6 +56,9 @@ struct InteractiveCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    /// How long the interactive mode waits for another writer, in seconds.
+    static let writeLockSeconds = 5
+
     @Option(help: "What to show first: countries or products (default: the last one used with this database, else countries).")
     var entity: CatalogueEntity?
 
@@ -65,7 +68,9 @@ struct InteractiveCommand: ParsableCommand {
         }
         try Terminal.checkCapable()
         // Interactive use only reads; were it to write, it would wait a few seconds at most.
-        let catalogue = try global.openCatalogue(access: .readOnly, writeLockTimeout: .seconds(5))
+        // (So does its wait for another process's first import of a missing file.)
+        DatabaseInUse.waitLimit.withLock { $0 = .fixed(Double(Self.writeLockSeconds)) }
+        let catalogue = try global.openCatalogue(access: .readOnly, writeLockTimeout: .seconds(Self.writeLockSeconds))
         let store = catalogue.location == ":memory:" ? nil : InteractiveStateStore(databasePath: catalogue.location)
         let file = store?.load()
         let entity = self.entity ?? file?.lastEntity ?? .countries

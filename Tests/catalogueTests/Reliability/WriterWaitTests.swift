@@ -88,6 +88,28 @@ struct WriterWaitTests {
         }
     }
 
+    @Test("The interactive mode waits for another process's first import up to its own 5 s, and says so without naming an option it lacks")
+    func interactiveWaitLimit() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let temporary = runner.directory.appendingPathComponent(".catalogue.sqlite.creating").path
+            let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
+            defer { close(descriptor) }
+            // `script` gives the interactive mode the terminal it requires.
+            let command = "TERM=xterm \(CommandRunner.executable.path) interactive --db \(runner.databasePath)"
+            let result = try runner.runProgram("/usr/bin/script", ["-qec", command, "/dev/null"])
+            #expect(result.status == 1)
+            let lines = result.standardOutput.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+            #expect(lines == [
+                "catalogue: waiting for another process to finish creating \(runner.databasePath)…",
+                "catalogue: error: \(runner.databasePath) is locked by another process writing to it; gave up waiting after 5 s",
+            ])
+            #expect(!FileManager.default.fileExists(atPath: runner.databasePath))
+        }
+    }
+
     @Test("On a terminal, a waiting import says so: \"waiting for another import to finish…\"")
     func waitingLineOnTerminal() async throws {
         try await onOwnThread {
