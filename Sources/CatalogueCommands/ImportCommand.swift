@@ -172,11 +172,22 @@ struct ImportCommand: ParsableCommand {
 
     /// After a first import threw: says that the catalogue was created when the import left it
     /// at the path (its schema and seed, as opening the path makes it), as an open that creates
-    /// a catalogue does. Not after giving up waiting for another process's first import of the
-    /// path, whose catalogue that is.
+    /// a catalogue does.
     private func announceCreationIfLeft(by error: any Error) {
-        if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY { return }
-        if FileManager.default.fileExists(atPath: global.databasePath) { global.location.announceCreation() }
+        if Self.leftCatalogue(after: error, fileExists: FileManager.default.fileExists(atPath: global.databasePath)) {
+            global.location.announceCreation()
+        }
+    }
+
+    /// Whether a first import that threw `error` created the catalogue now at the path: the
+    /// import's own errors come after the catalogue got its name. Not a wait for another
+    /// process's first import given up (`SQLITE_BUSY`), nor a creation that failed or found
+    /// another program's file at the path (``CatalogueError/cannotCreate(path:reason:)``):
+    /// a file there then is not this run's.
+    static func leftCatalogue(after error: any Error, fileExists: Bool) -> Bool {
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_BUSY { return false }
+        if case CatalogueError.cannotCreate = error { return false }
+        return fileExists
     }
 
     /// "Imported 3 products (1 added, 1 updated, 1 skipped) in 0.01 s"; unchanged rows are

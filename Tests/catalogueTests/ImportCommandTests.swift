@@ -1,5 +1,7 @@
+import CatalogueKit
 import Foundation
 import Testing
+@testable import CatalogueCommands
 
 /// `catalogue import` end to end: good files, malformed CSV under both policies with exact line
 /// numbers, a database left exactly as it was by an aborted import, dry runs, standard input,
@@ -243,5 +245,18 @@ struct ImportCommandTests {
         for command in ["import", "export", "show"] {
             #expect(root.standardOutput.contains("  \(command) "), "\(command)")
         }
+    }
+
+    @Test("A failed first import announces the catalogue only when it made the file: not after a wait given up, nor a failed creation")
+    func createdCatalogueAfterFailure() {
+        let badRow = ImportIssue(source: "products.csv", line: 3, column: "year", reason: "not a whole number")
+        #expect(ImportCommand.leftCatalogue(after: badRow, fileExists: true))
+        #expect(!ImportCommand.leftCatalogue(after: badRow, fileExists: false))
+        // Another process's first import outlasted --wait-timeout: its catalogue, not ours.
+        let busy = DatabaseError(code: .SQLITE_BUSY, message: "another process is creating c.sqlite; gave up waiting for it")
+        #expect(!ImportCommand.leftCatalogue(after: busy, fileExists: true))
+        // Another program's file appeared at the path during the import.
+        let taken = CatalogueError.cannotCreate(path: "c.sqlite", reason: "another program created it during the import; nothing was imported")
+        #expect(!ImportCommand.leftCatalogue(after: taken, fileExists: true))
     }
 }
