@@ -46,9 +46,7 @@ struct CatalogueOpener {
             let created = try CatalogueCreation(
                 path: path, seed: seed, appMigrations: appMigrations, configuration: configuration
             ).run(whileWaiting: whileWaitingForCreation)
-            var opened = try openExisting(created: created)
-            opened.created = created
-            return opened
+            return try openExisting(created: created)
         case .regular:
             CatalogueCreation.removeAbandonedFiles(for: path)
             return try openExisting(created: false)
@@ -98,7 +96,7 @@ struct CatalogueOpener {
             throw CatalogueError.cannotOpen(path: path, reason: error.message)
         }
         return Opened(
-            connection: db, isReadOnly: readOnly || db.isReadOnly, verified: verified || created,
+            connection: db, isReadOnly: readOnly || db.isReadOnly, verified: verified || created, created: created,
             immutableSnapshot: snapshot)
     }
 
