@@ -108,10 +108,9 @@ struct DatabaseLocationTests {
         let runner = try CommandRunner()
         defer { runner.cleanUp() }
         let path = runner.directory.appendingPathComponent("new.sqlite").path
-        let temporary = runner.directory.appendingPathComponent(".new.sqlite.creating").path
-        // This test holds the temporary file's lock, as another process's first import does.
-        let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
+        // This test holds the lock of the temporary file (.new.sqlite.creating), as another
+        // process's first import does.
+        let importing = try CreationLockHolder(catalogueAt: path)
         // script(1) runs the command on a pseudo-terminal and, with -f, writes what it shows
         // to the log as it comes.
         let log = runner.directory.appendingPathComponent("terminal.log").path
@@ -129,8 +128,8 @@ struct DatabaseLocationTests {
         let other = runner.directory.appendingPathComponent("other.sqlite").path
         #expect(try runner.run(["search", "bog", "--db", other]).status == 0)
         try #require(link(other, path) == 0)
-        unlink(temporary)
-        close(descriptor)
+        unlink(importing.temporaryPath)
+        importing.release()
         search.waitUntilExit()
         #expect(search.terminationStatus == 0)
         #expect(shown().contains("Colombia"), "\(shown())")

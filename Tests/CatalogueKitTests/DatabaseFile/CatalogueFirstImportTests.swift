@@ -140,11 +140,9 @@ struct CatalogueFirstImportTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("c.sqlite")
-        let temporary = Catalogue.firstImportTemporaryPath(for: path)
 
         // This test holds the temporary file's lock, as a running import does.
-        var descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
+        let running = try CreationLockHolder(catalogueAt: path)
         let opened = Locked<Int?>(nil)
         let opener = Thread {
             let count = try? Catalogue(path: path).rowCount("product")
@@ -155,7 +153,7 @@ struct CatalogueFirstImportTests {
         #expect(opened.withLock { $0 } == nil, "the open did not wait")
         #expect(!directory.exists("c.sqlite"))
         // The import ends without a catalogue (it failed): the open creates one.
-        close(descriptor)
+        running.release()
         let deadline = Date().addingTimeInterval(30)
         while opened.withLock({ $0 }) == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(opened.withLock { $0 } == (try SeedData.products()).count)
@@ -163,8 +161,7 @@ struct CatalogueFirstImportTests {
 
         // A second first import waits, then finds the first one's catalogue: nil.
         let second = directory.path("e.sqlite")
-        descriptor = open(Catalogue.firstImportTemporaryPath(for: second), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
+        let first = try CreationLockHolder(catalogueAt: second)
         let outcome = Locked<String?>(nil)
         let importer = Thread {
             let result = Result { try Self.importNew(Self.productsCSV(5), at: second) }
@@ -174,8 +171,8 @@ struct CatalogueFirstImportTests {
         Thread.sleep(forTimeInterval: 0.3)
         #expect(outcome.withLock { $0 } == nil, "the second import did not wait")
         try FileManager.default.copyItem(atPath: path, toPath: second)
-        unlink(Catalogue.firstImportTemporaryPath(for: second))
-        close(descriptor)
+        unlink(first.temporaryPath)
+        first.release()
         while outcome.withLock({ $0 }) == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(outcome.withLock { $0 } == "success(nil)")
         #expect(try Catalogue(path: second).rowCount("product") == (try SeedData.products()).count)
@@ -186,10 +183,7 @@ struct CatalogueFirstImportTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("c.sqlite")
-        let temporary = Catalogue.firstImportTemporaryPath(for: path)
-        let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
-        defer { close(descriptor) }
+        let other = try CreationLockHolder(catalogueAt: path)
         var configuration = Configuration()
         configuration.writeLockTimeout = .milliseconds(300)
         var phases: [ImportProgress.Phase] = []
@@ -206,6 +200,7 @@ struct CatalogueFirstImportTests {
         #expect(ContinuousClock.now - start >= .milliseconds(300))
         #expect(phases == [.waitingForWriter])
         #expect(!directory.exists("c.sqlite"))
-        #expect(FileManager.default.fileExists(atPath: temporary), "the other import's file is left alone")
+        #expect(FileManager.default.fileExists(atPath: other.temporaryPath), "the other import's file is left alone")
+        other.release()
     }
 }

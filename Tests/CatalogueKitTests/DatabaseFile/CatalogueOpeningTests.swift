@@ -133,10 +133,8 @@ struct CatalogueOpeningTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("c.sqlite")
-        let temporary = CatalogueCreation.temporaryPath(for: path)
         // This test holds the temporary file's lock, as another process's creation does.
-        let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
+        let creation = try CreationLockHolder(catalogueAt: path)
         let waits = Locked(0)
         let outcome = Locked<String?>(nil)
         let opener = Thread {
@@ -154,8 +152,8 @@ struct CatalogueOpeningTests {
         // The other process links its catalogue into place and lets go of its file.
         _ = try Catalogue(path: directory.path("other.sqlite"))
         try #require(link(directory.path("other.sqlite"), path) == 0)
-        unlink(temporary)
-        close(descriptor)
+        unlink(creation.temporaryPath)
+        creation.release()
         while outcome.withLock({ $0 }) == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(outcome.withLock { $0 } == "success(false)")
         #expect(waits.withLock { $0 } == 1)

@@ -68,18 +68,16 @@ struct WriterWaitTests {
             let file = runner.directory.appendingPathComponent("one.csv").path
             try "name,type\nPatient writer,waiting\n".write(toFile: file, atomically: true, encoding: .utf8)
             // The test holds the temporary file's lock, as a first import running elsewhere does.
-            let temporary = runner.directory.appendingPathComponent(".catalogue.sqlite.creating").path
-            let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
+            let importing = try CreationLockHolder(catalogueAt: runner.databasePath)
             let result = try runner.run(["import", "products", file, "--wait-timeout", "1"])
             #expect(result.status == 1)
             #expect(result.standardError ==
                 "catalogue: error: \(runner.databasePath) is locked by another process writing to it; gave up waiting after 1 s (--wait-timeout sets how long to wait)\n")
             #expect(result.standardOutput.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: runner.databasePath))
-            #expect(FileManager.default.fileExists(atPath: temporary), "the other import's file is left alone")
+            #expect(FileManager.default.fileExists(atPath: importing.temporaryPath), "the other import's file is left alone")
             // That import ends without a catalogue: the next import creates it.
-            close(descriptor)
+            importing.release()
             let again = try runner.run(["import", "products", file])
             #expect(again.status == 0, "\(again.standardError)")
             #expect(try sqliteValue(runner.databasePath, "SELECT count(*) FROM product WHERE type = 'waiting'") == "1")
@@ -93,10 +91,8 @@ struct WriterWaitTests {
         try await onOwnThread {
             let runner = try CommandRunner()
             defer { runner.cleanUp() }
-            let temporary = runner.directory.appendingPathComponent(".catalogue.sqlite.creating").path
-            let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
-            defer { close(descriptor) }
+            let importing = try CreationLockHolder(catalogueAt: runner.databasePath)
+            defer { importing.release() }
             // `script` gives the interactive mode the terminal it requires.
             let command = "TERM=xterm \(CommandRunner.executable.path) interactive --db \(runner.databasePath)"
             let result = try runner.runProgram("/usr/bin/script", ["-qec", command, "/dev/null"])
