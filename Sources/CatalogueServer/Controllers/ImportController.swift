@@ -5,7 +5,8 @@ import Logging
 
 /// `POST /api/{entity}/import?format=csv|json|ndjson&onError=abort|skip`: the body imported as
 /// `catalogue import` imports a file (upserts by natural key, one transaction), named `body` in
-/// error lines.
+/// error lines. Without `format`, the `Content-Type` header or else the body's first character
+/// says what the body is (``ImportBodyFormat``).
 ///
 /// Checks, in order: a read-only server (no token) → 403; no or a malformed
 /// `Authorization: Bearer` header → 401; a wrong token → 403 (compared in constant time); a body
@@ -42,8 +43,8 @@ struct ImportController<R: ServedRecord>: Sendable {
             throw tooLarge
         }
         let query = QueryString(request.uri.query)
-        let format = try Self.choice(query, "format", default: RecordFileFormat.csv)
-        let onError = try Self.choice(query, "onError", default: ImportErrorPolicy.abort)
+        let format: RecordFileFormat? = try Self.choice(query, "format")
+        let onError = try Self.choice(query, "onError") ?? ImportErrorPolicy.abort
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: maximumBodySize)
@@ -51,6 +52,7 @@ struct ImportController<R: ServedRecord>: Sendable {
             throw tooLarge
         }
         let bytes = Array(buffer: body)
+        let contentType = request.headers[.contentType]
         let catalogue = self.catalogue
         let counts: ImportCounts
         let issues: [String]
@@ -59,8 +61,10 @@ struct ImportController<R: ServedRecord>: Sendable {
         do {
             (counts, issues) = try await runner.run { () throws -> (ImportCounts, [String]) in
                 var issues: [String] = []
+                let input = ImportInput(bytes: bytes, name: "body")
+                let format = try ImportBodyFormat.resolve(parameter: format, contentType: contentType, body: input)
                 let counts = try catalogue.importRecords(
-                    R.self, from: ImportInput(bytes: bytes, name: "body"), options: ImportOptions(format: format, onError: onError),
+                    R.self, from: input, options: ImportOptions(format: format, onError: onError),
                     skipped: { issues.append(String(describing: $0)) })
                 return (counts, issues)
             }
@@ -102,11 +106,11 @@ struct ImportController<R: ServedRecord>: Sendable {
         }
     }
 
-    /// The value of parameter `name` among `Choice`'s cases (any case), `fallback` when absent.
+    /// The value of parameter `name` among `Choice`'s cases (any case), nil when absent or empty.
     private static func choice<Choice: RawRepresentable & CaseIterable>(
-        _ query: QueryString, _ name: String, default fallback: Choice
-    ) throws(APIError) -> Choice where Choice.RawValue == String {
-        guard let text = try query.value(name), !text.isEmpty else { return fallback }
+        _ query: QueryString, _ name: String
+    ) throws(APIError) -> Choice? where Choice.RawValue == String {
+        guard let text = try query.value(name), !text.isEmpty else { return nil }
         guard let value = Choice(rawValue: text.lowercased()) else {
             let valid = Choice.allCases.map(\.rawValue).joined(separator: ", ")
             throw .badRequest("unknown \(name) '\(SearchQuery.quoted(text))'; valid values: \(valid)")

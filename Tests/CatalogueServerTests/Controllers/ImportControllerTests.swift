@@ -75,6 +75,38 @@ struct ImportControllerTests {
         #expect(theremin?.price == 399)
     }
 
+    @Test("Without format, the Content-Type names the body's format, else its first character does; format wins over both")
+    func formatFromContentTypeOrBody() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let json = #"[{"name": "Theremin", "type": "music"}]"#
+            let typed = try await client.post("/api/products/import", json, headers: [.contentType: "application/json; charset=utf-8"])
+            #expect(try typed.decode(Outcome.self).added == 1)
+            // curl --data-binary's default type names no format: the body's "[" says JSON.
+            let sniffed = try await client.post(
+                "/api/products/import", "\n  " + #"[{"name": "Ondes", "type": "music"}]"#,
+                headers: [.contentType: "application/x-www-form-urlencoded"])
+            #expect(try sniffed.decode(Outcome.self).added == 1)
+            let ndjson = try await client.post(
+                "/api/products/import", #"{"name": "Hang", "type": "music"}"# + "\n", headers: [.contentType: "application/x-ndjson"])
+            #expect(try ndjson.decode(Outcome.self).added == 1)
+            let csv = try await client.post("/api/products/import", "name,type\nKazoo,music\n", headers: [.contentType: "text/csv"])
+            #expect(try csv.decode(Outcome.self).added == 1)
+            // The parameter decides: this CSV body is read as CSV though the header says JSON.
+            let overridden = try await client.post(
+                "/api/products/import?format=csv", "name,type\nSitar,music\n", headers: [.contentType: "application/json"])
+            #expect(try overridden.decode(Outcome.self).added == 1)
+            // And a JSON header on a CSV body is read as JSON: a 400 naming the body, nothing written.
+            let mislabelled = try await client.post(
+                "/api/products/import", "name,type\nGong,music\n", headers: [.contentType: "application/json"])
+            #expect(mislabelled.status == .badRequest)
+            #expect(mislabelled.errorMessage?.hasPrefix("body:1: ") == true, "\(mislabelled.errorMessage ?? "")")
+        }
+        let names = try await fixture.catalogue.fetch(CatalogueSearch.products(matching: "", scope: .type("music"))).map(\.name)
+        #expect(Set(names).isSuperset(of: ["Theremin", "Ondes", "Hang", "Kazoo", "Sitar"]))
+        #expect(!names.contains("Gong"))
+    }
+
     @Test("abort: the first bad row is a 400 naming body:LINE and the column; nothing is written")
     func abort() async throws {
         let fixture = try ServerFixture()
