@@ -17,19 +17,25 @@ struct ShowCommand: ParsableCommand {
             A country's page lists its capital, continent, region, population, area, currency, \
             languages, calling code, internet domain, neighbours (by name) and the other names \
             it is searched by. A product's lists its type, year and price. Without --entity, a \
-            number is a product id and anything else a country code (in any case).
+            number is a product id and anything else a country code (in any case). The entity \
+            may also come first, as export and import take it: catalogue show products 5.
 
             Examples:
               catalogue show CO
               catalogue show ci --format json
               catalogue show 5
               catalogue show 5 --entity products --format json
+              catalogue show products 5
             """)
 
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("A country code (CO) or a product id (5).", valueName: "code-or-id"))
-    var key: String
+    var firstArgument: String
+
+    /// The key when the entity came first (`show products 5`), as `export` and `import` take it.
+    @Argument(help: .hidden)
+    var secondArgument: String?
 
     @Option(help: "What to show (default: products for a number, else countries).")
     var entity: CatalogueEntity?
@@ -37,10 +43,18 @@ struct ShowCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: ShowFormat = .table
 
-    /// The entity the key names: a number names a record of the entity looked up by id,
-    /// anything else one looked up by code.
+    /// The code or id to show.
+    var key: String { secondArgument ?? firstArgument }
+
+    /// The entity named before the key (`show products 5`), if any.
+    private var leadingEntity: CatalogueEntity? {
+        secondArgument == nil ? nil : CatalogueEntity(rawValue: firstArgument.lowercased())
+    }
+
+    /// The entity the key names: the one named, else a number names a record of the entity
+    /// looked up by id, anything else one looked up by code.
     var resolvedEntity: CatalogueEntity {
-        if let entity { return entity }
+        if let named = entity ?? leadingEntity { return named }
         let byID = CatalogueEntity.allCases.first { $0.lookup == .id }
         let byCode = CatalogueEntity.allCases.first { $0.lookup != .id }
         let isNumber = RecordLookup.id.normalizedKey(key) != nil
@@ -48,6 +62,18 @@ struct ShowCommand: ParsableCommand {
     }
 
     func validate() throws {
+        let entities = CatalogueEntity.allCases.map(\.rawValue).joined(separator: " or ")
+        if secondArgument != nil {
+            guard let leadingEntity else {
+                throw ValidationError("show takes one code or id, or \(entities) and then one: '\(firstArgument)' is neither")
+            }
+            if let entity, entity != leadingEntity {
+                throw ValidationError("'\(firstArgument)' and --entity \(entity.rawValue) name different things to show")
+            }
+        } else if let named = CatalogueEntity(rawValue: firstArgument.lowercased()) {
+            let example = named.lookup == .id ? "5" : "CO"
+            throw ValidationError("which \(named.singular)? Give its \(Self.keyName(named.lookup)) after '\(firstArgument)': catalogue show \(named.rawValue) \(example)")
+        }
         let entity = resolvedEntity
         guard entity.lookup.normalizedKey(key) == nil else { return }
         let suggestion = "catalogue search \"\(key)\"" + (entity == SearchInvocation.defaults.entity ? "" : " --entity \(entity.rawValue)")

@@ -40,6 +40,15 @@ struct ShowCommandTests {
         #expect(result.standardOutput == "iPad mini\n\nID     5\nType   device\nYear   2012\nPrice  659.00\n")
         let explicit = try runner.run(["show", "5", "--entity", "products"])
         #expect(explicit.standardOutput == result.standardOutput)
+        // The entity first, as export and import take it.
+        for arguments in [["show", "products", "5"], ["show", "Products", "5", "--entity", "products"]] {
+            let first = try runner.run(arguments)
+            #expect(first.status == 0, "\(arguments): \(first.standardError)")
+            #expect(first.standardOutput == result.standardOutput, "\(arguments)")
+        }
+        let country = try runner.run(["show", "countries", "ci"])
+        #expect(country.status == 0)
+        #expect(country.standardOutput == (try runner.run(["show", "CI"])).standardOutput)
     }
 
     @Test("--format json: the record's object, with the keys of export")
@@ -61,6 +70,13 @@ struct ShowCommandTests {
         (["show", "99999"], 1, "catalogue: error: no product with id 99999\n"),
         (["show", "Colombia"], 2, "catalogue: error: 'Colombia' is not a country code (two letters, e.g. CO); find one with: catalogue search \"Colombia\"\n"),
         (["show", "ipad", "--entity", "products"], 2, "catalogue: error: 'ipad' is not a product id (a number); find one with: catalogue search \"ipad\" --entity products\n"),
+        (["show", "products"], 2, "catalogue: error: which product? Give its id after 'products': catalogue show products 5\n"),
+        (["show", "Countries"], 2, "catalogue: error: which country? Give its code after 'Countries': catalogue show countries CO\n"),
+        (["show", "cities", "5"], 2, "catalogue: error: show takes one code or id, or countries or products and then one: 'cities' is neither\n"),
+        (["show", "products", "5", "--entity", "countries"], 2, "catalogue: error: 'products' and --entity countries name different things to show\n"),
+        (["show", "products", "CO"], 2, "catalogue: error: 'CO' is not a product id (a number); find one with: catalogue search \"CO\" --entity products\n"),
+        (["show", "countries", "Colombia"], 2, "catalogue: error: 'Colombia' is not a country code (two letters, e.g. CO); find one with: catalogue search \"Colombia\"\n"),
+        (["show", "products", "99999"], 1, "catalogue: error: no product with id 99999\n"),
     ])
     func missing(arguments: [String], status: Int32, message: String) throws {
         let runner = try CommandRunner()
@@ -79,5 +95,8 @@ struct ShowCommandTests {
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("Examples:"))
         #expect(help.standardOutput.contains("catalogue show CO"))
+        #expect(help.standardOutput.contains("catalogue show products 5"))
+        // The key's second place is no argument of its own in the usage line.
+        #expect(help.standardOutput.contains("USAGE: catalogue show [--db <path>] <code-or-id> [--entity <entity>]"))
     }
 }
