@@ -2,7 +2,7 @@
 import CatalogueCore
 import PostgresNIO
 
-/// What the PostgreSQL engine hands to ``Catalogue/read(_:)``, ``Catalogue/write(_:)`` and the
+/// What the PostgreSQL engine hands to ``Catalogue/read(_:)-6oxrw``, ``Catalogue/write(_:)-2iykr`` and the
 /// per-statement reads: it runs the catalogue's SQL on the pool (statement by statement) or on
 /// the one connection of a transaction, and decodes the rows on the calling thread.
 ///

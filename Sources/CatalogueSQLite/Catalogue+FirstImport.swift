@@ -39,7 +39,7 @@ extension Catalogue {
     ///   the next open of `path` removes.
     ///
     /// The rows, their checks and the error policies are those of
-    /// ``importRecords(_:from:options:progress:skipped:)``. An import that throws, or changes no
+    /// ``importRecords(_:from:options:progress:skipped:)-hqp``. An import that throws, or changes no
     /// row, leaves the catalogue as opening `path` would have made it (its schema and, with
     /// `seed`, the seed) and throws or returns as that method does; a dry run leaves nothing.
     /// Throws ``CatalogueError/cannotCreate(path:reason:)`` when the file cannot be made.

@@ -1,8 +1,8 @@
 import CatalogueCore
 import SQLiteStore
 
-/// A connection is what SQLite's engine hands to ``Catalogue/read(_:)`` and
-/// ``Catalogue/write(_:)``: the catalogue's reads run on cached prepared statements.
+/// A connection is what SQLite's engine hands to ``Catalogue/read(_:)-6oxrw`` and
+/// ``Catalogue/write(_:)-2iykr``: the catalogue's reads run on cached prepared statements.
 extension Connection: CatalogueWriting {
     /// SQLite's dialect.
     public var dialect: any SQLDialect {

@@ -4,7 +4,7 @@ import SQLiteStore
 extension Connection {
     /// SQLite's dialect for `request`, with each `CONTAINS[cd]` on a substring-indexed key
     /// planned for `work`. When two or more of the request's conditions are indexed, the rows
-    /// are narrowed to the intersection of their indexes' ids (``intersectedCandidates(for:)``).
+    /// are narrowed to the intersection of their indexes' ids (`intersectedCandidates(for:)`).
     /// Otherwise the trigram index finds the candidates when they number at most
     /// ``SQLiteTrigramIndex/candidateLimit(for:)``, counted through the index and stopping
     /// after that; otherwise the key index is scanned in order. Either way the rows and their

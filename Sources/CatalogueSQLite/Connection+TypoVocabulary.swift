@@ -6,7 +6,7 @@ extension Connection {
     /// The words of `schema`'s FTS5 index that start with `first`, in order, read through an
     /// `fts5vocab` table in this connection's `temp` schema (the database file is not changed):
     /// the range `term >= first AND term < successor` of the index's term list, remembered
-    /// until the database changes (``SQLiteStore/Connection/remembered(_:_:)``). Empty for a
+    /// until the database changes (``Connection/remembered(_:_:)``). Empty for a
     /// schema without a full-text table.
     ///
     /// ```swift

@@ -33,6 +33,7 @@ public struct SQLiteDialect: SQLDialect {
     /// queries on columns without a stored key; never in the schema.
     public static let foldFunctionName = "catalogue_fold"
 
+    /// SQLite's dialect (it has no settings).
     public init() {}
 
     public var placeholderStyle: PlaceholderStyle { .questionMark }

@@ -12,7 +12,7 @@
 /// ```
 ///
 /// The requirements are the typed reads records use most, so an engine can read each straight
-/// from its buffers; ``decode(_:at:)`` picks them by the type asked for, and any other
+/// from its buffers; the `decode(_:at:)` overloads pick them by the type asked for, and any other
 /// ``DatabaseValueConvertible`` type goes through ``value(at:)``.
 public protocol DatabaseRow {
     /// How many columns the row has.
@@ -113,6 +113,7 @@ public struct RowDecodingError: Error, Sendable, Hashable, CustomStringConvertib
     /// The SQL of the statement.
     public let sql: String
 
+    /// An error reading `column` (holding `value`, nil when missing) as `type`, in `sql`.
     public init(column: String, value: DatabaseValue?, type: String, sql: String) {
         self.column = column
         self.value = value

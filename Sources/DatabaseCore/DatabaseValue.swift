@@ -12,10 +12,15 @@ import Foundation
 ///
 /// SQLite has no NaN: binding `Double.nan` stores NULL.
 public enum DatabaseValue: Sendable, Hashable, CustomStringConvertible {
+    /// SQL NULL: no value.
     case null
+    /// A 64-bit signed integer.
     case integer(Int64)
+    /// A 64-bit floating-point number.
     case real(Double)
+    /// Text, stored as UTF-8.
     case text(String)
+    /// Bytes, stored as they are.
     case blob(Data)
 
     /// Whether the value is NULL.

@@ -46,6 +46,8 @@ public struct Configuration: Sendable, Hashable {
     /// user data that should not end up in logs.
     public var publicStatementArguments = false
 
+    /// The defaults: read-write, creating a missing file, in WAL mode with foreign keys on; a
+    /// write transaction waits for another one as long as it takes.
     public init() {}
 
     /// The busy timeout in whole milliseconds, as `sqlite3_busy_timeout` takes it.

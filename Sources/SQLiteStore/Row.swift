@@ -12,6 +12,7 @@ public struct Row: DatabaseRow {
     /// The statement whose current row this is.
     public let statement: Statement
 
+    /// A view of the row `statement` is on.
     @inlinable
     public init(statement: Statement) {
         self.statement = statement

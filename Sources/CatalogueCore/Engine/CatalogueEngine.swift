@@ -26,7 +26,7 @@ public protocol CatalogueEngine: AnyObject, Sendable {
     /// Runs `body` in a write transaction: all of it lands, or none of it when it throws.
     func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T
     /// Imports the records of a file in one transaction of its own (see
-    /// ``Catalogue/importRecords(_:from:options:progress:skipped:)``).
+    /// ``Catalogue/importRecords(_:from:options:progress:skipped:)-hqp``).
     func importRecords<R: ImportableRecord>(
         _ type: R.Type, from input: ImportInput, options: ImportOptions,
         progress: ((ImportProgress) -> Void)?, skipped: ((ImportIssue) -> Void)?

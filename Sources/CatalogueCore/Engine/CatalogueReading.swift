@@ -1,4 +1,4 @@
-/// A connection handed to ``Catalogue/read(_:)`` (or an engine's `reading`): it fetches
+/// A connection handed to ``Catalogue/read(_:)-6oxrw`` (or an engine's `reading`): it fetches
 /// records, counts and ids for requests, in the engine's dialect.
 ///
 /// An engine implements ``dialect`` and ``forEachRow(_:_:)``; the rest has default
@@ -130,7 +130,7 @@ extension CatalogueReading {
     }
 
     /// One page of `request` and the count of its matches, exact or capped as `count` says
-    /// (see ``Catalogue/search(_:limit:offset:count:)``).
+    /// (see ``Catalogue/search(_:limit:offset:count:)-1o0xc``).
     public func search<R: Record>(
         _ request: FetchRequest<R>, limit: Int? = 50, offset: Int = 0, count: CountLimit = .exact
     ) throws -> SearchResults<R> {
@@ -144,7 +144,7 @@ extension CatalogueReading {
     }
 }
 
-/// A connection handed to ``Catalogue/write(_:)``, inside its transaction: it reads as
+/// A connection handed to ``Catalogue/write(_:)-2iykr``, inside its transaction: it reads as
 /// ``CatalogueReading`` does and writes records, keeping their folded keys, aliases and
 /// full-text index in sync.
 ///

@@ -10,10 +10,16 @@ public struct ChangeToken: Sendable, Hashable {
     /// The engine's counters (SQLite: a data version; PostgreSQL: a change sequence).
     public let components: [Int64]
 
+    /// A token of the given counters.
+    ///
+    /// ```swift
+    /// ChangeToken(7) == ChangeToken(components: [7])  // true
+    /// ```
     public init(_ components: Int64...) {
         self.components = components
     }
 
+    /// A token of the counters in `components`, in order.
     public init(components: [Int64]) {
         self.components = components
     }

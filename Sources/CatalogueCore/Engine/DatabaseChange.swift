@@ -22,6 +22,7 @@ public struct DatabaseChange: Sendable, Hashable, CustomStringConvertible {
     /// Who committed it.
     public let origin: Origin
 
+    /// A change to `tables` (nil: any table), with the ids of its rows where known.
     public init(tables: Set<String>?, rowIDs: [String: Set<Int64>] = [:], origin: Origin) {
         self.tables = tables
         self.rowIDs = rowIDs

@@ -18,6 +18,7 @@ public struct RecordExporter<R: ImportableRecord> {
     /// The format written.
     public let format: RecordFileFormat
 
+    /// An exporter that writes `format`.
     public init(format: RecordFileFormat) {
         self.format = format
     }

@@ -37,6 +37,7 @@ public struct CSVError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
     public let reason: Reason
 
+    /// An error in the record starting on `line`, in field `field` when one is at fault.
     public init(line: Int, field: Int?, reason: Reason) {
         self.line = line
         self.field = field

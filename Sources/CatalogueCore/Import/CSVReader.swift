@@ -6,6 +6,7 @@ public struct CSVRecord: Sendable, Hashable {
     /// The fields, unquoted.
     public let fields: [String]
 
+    /// A record starting on `line` with `fields`.
     public init(line: Int, fields: [String]) {
         self.line = line
         self.fields = fields

@@ -17,6 +17,7 @@ public struct ImportIssue: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why the row was refused.
     public let reason: String
 
+    /// An issue with the row on `line` of `source`, in `column` when one is at fault.
     public init(source: String, line: Int, column: String?, reason: String) {
         self.source = source
         self.line = line
@@ -46,6 +47,7 @@ public struct ImportCounts: Sendable, Hashable {
     /// Bad rows left out (policy ``ImportErrorPolicy/skip``).
     public var skipped = 0
 
+    /// Counts with the given numbers of rows (zero by default).
     public init(added: Int = 0, updated: Int = 0, unchanged: Int = 0, skipped: Int = 0) {
         self.added = added
         self.updated = updated
@@ -98,6 +100,7 @@ public struct ImportProgress: Sendable, Hashable {
     /// Rows read so far.
     public let rows: Int
 
+    /// Progress in `phase`, after `rows` rows and `bytesRead` of `totalBytes` bytes.
     public init(phase: Phase = .rows, bytesRead: Int, totalBytes: Int?, rows: Int) {
         self.phase = phase
         self.bytesRead = bytesRead

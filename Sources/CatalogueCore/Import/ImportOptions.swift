@@ -45,6 +45,7 @@ public struct ImportOptions: Sendable, Hashable {
     /// Check and count every row, then roll back: nothing is written.
     public var dryRun: Bool
 
+    /// Options to read `format`, stopping at the first bad row unless `onError` says otherwise.
     public init(format: RecordFileFormat, onError: ImportErrorPolicy = .abort, dryRun: Bool = false) {
         self.format = format
         self.onError = onError

@@ -12,6 +12,7 @@ public struct ImportColumn: Sendable, Hashable {
     /// Whether the column is accepted but not read.
     public let isIgnored: Bool
 
+    /// A column called `name`, optional and read unless `required` or `ignored` says otherwise.
     public init(_ name: String, required: Bool = false, ignored: Bool = false) {
         self.name = name
         self.isRequired = required
@@ -57,6 +58,7 @@ public struct ImportFieldError: Error, Sendable, Hashable, CustomStringConvertib
     /// Why the value was refused.
     public let reason: String
 
+    /// An error in `column`'s value, saying why it was refused.
     public init(column: String, reason: String) {
         self.column = column
         self.reason = reason

@@ -19,6 +19,7 @@ public struct JSONRecordError: Error, Sendable, Hashable, CustomStringConvertibl
     /// Whether the reader cannot go on after this error.
     public let isFatal: Bool
 
+    /// An error on `line`, in `key`'s value when one is at fault.
     public init(line: Int, key: String?, message: String, isFatal: Bool) {
         self.line = line
         self.key = key

@@ -41,14 +41,24 @@ public indirect enum FetchPredicate: Sendable, Hashable {
 
 /// How a ``FetchPredicate/comparison(column:operator:value:options:)`` compares.
 public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+    /// Equal (`==`); comparing with nil matches NULL, as NSPredicate does.
     case equal = "=="
+    /// Not equal (`!=`); NULL differs from every value, and comparing with nil matches what is
+    /// not NULL.
     case notEqual = "!="
+    /// Less than (`<`).
     case lessThan = "<"
+    /// Less than or equal (`<=`).
     case lessThanOrEqual = "<="
+    /// Greater than (`>`).
     case greaterThan = ">"
+    /// Greater than or equal (`>=`).
     case greaterThanOrEqual = ">="
+    /// `BEGINSWITH`: the column's text starts with the value.
     case beginsWith = "BEGINSWITH"
+    /// `ENDSWITH`: the column's text ends with the value.
     case endsWith = "ENDSWITH"
+    /// `CONTAINS`: the value appears anywhere in the column's text.
     case contains = "CONTAINS"
     /// `*` matches any run of characters, `?` one character (`\*` and `\?` are literal). A
     /// pattern that starts with literal text reads the folded key's range first.

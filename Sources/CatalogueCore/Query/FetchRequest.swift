@@ -23,6 +23,8 @@ public struct FetchRequest<R: Record>: Sendable, Hashable {
     /// How many records a ``SectionedResultsController`` loads at a time (0: its default).
     public var fetchBatchSize: Int
 
+    /// A request for the records `predicate` matches, in the order of `sortDescriptors` (id
+    /// order by default), all of them unless `fetchLimit` says otherwise.
     public init(
         predicate: FetchPredicate = .true,
         sortDescriptors: [FetchSortDescriptor] = [FetchSortDescriptor("id")],

@@ -20,6 +20,7 @@ public struct LikePattern: Sendable, Hashable {
     /// The pieces, in order; adjacent literals merged.
     public let parts: [Part]
 
+    /// Parses `pattern`. Any text is a pattern: a `\` at the end, escaping nothing, is literal.
     public init(_ pattern: String) {
         var parts: [Part] = []
         var literal = ""

@@ -15,6 +15,7 @@ public struct SQLFragment: Sendable, Hashable, CustomStringConvertible {
     /// The arguments, in the order of their `?`.
     public var arguments: [DatabaseValue]
 
+    /// SQL text and the values for its `?` parameters, in order.
     public init(_ sql: String, _ arguments: [DatabaseValue] = []) {
         self.sql = sql
         self.arguments = arguments

@@ -40,6 +40,7 @@ public struct SearchScopeError: Error, Sendable, Hashable, CustomStringConvertib
     /// Whether the scope exists but has no sectioned list (a country's `any`).
     public let isSearchOnly: Bool
 
+    /// An error for `scope` of `entity`, listing `validScopes`.
     public init(scope: String, entity: CatalogueEntity, validScopes: [String], isSearchOnly: Bool = false) {
         self.scope = scope
         self.entity = entity

@@ -20,11 +20,17 @@ public struct Country: CatalogueRecord, Hashable {
     public var capital: String?
     /// Continent ("Africa").
     public var continent: String?
+    /// Region ("Africa", "Americas").
     public var region: String?
+    /// Subregion ("Sub-Saharan Africa").
     public var subregion: String?
+    /// Number of inhabitants.
     public var population: Int64?
+    /// Area in square kilometres.
     public var areaKm2: Double?
+    /// ISO 4217 currency code ("XOF").
     public var currencyCode: String?
+    /// Currency name ("Franc").
     public var currencyName: String?
     /// Top-level internet domain (".ci").
     public var tld: String?
@@ -34,12 +40,15 @@ public struct Country: CatalogueRecord, Hashable {
     public var languages: String?
     /// Neighbouring countries' alpha-2 codes, comma-separated ("LR,GH,GN,ML,BF").
     public var neighbours: String?
+    /// What its people are called ("Ivorian").
     public var demonym: String?
     /// Flag emoji.
     public var flag: String?
     /// Other names people type ("Ivory Coast"); a name search finds the country by any of them.
     public var aliases: [String]
 
+    /// A country with a code and a name; every other field is optional (`id` is nil until it
+    /// is stored).
     public init(
         id: Int64? = nil, code: String, iso3: String? = nil, numericCode: String? = nil, name: String,
         officialName: String? = nil, capital: String? = nil, continent: String? = nil, region: String? = nil,

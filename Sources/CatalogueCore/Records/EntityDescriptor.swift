@@ -34,6 +34,9 @@ public struct EntityDescriptor<R: Record>: Sendable {
     /// What identifies one record to people (`catalogue show CO`, `GET /api/countries/CO`).
     public let lookup: RecordLookup
 
+    /// An entity's description: its names, fields, list columns, scopes and how a record is
+    /// looked up. `titleField`, `listFields` and every scope's fields must name fields in
+    /// `fields`.
     public init(
         entity: CatalogueEntity, singular: String, plural: String, fields: [FieldDescriptor<R>],
         listFields: [String], compactListFields: [String]? = nil, titleField: String = "name",
@@ -138,6 +141,7 @@ public struct SearchScope: Sendable, Hashable {
     /// For a scope of one type (``EntityDescriptor/typeScope(_:)``), that type's value.
     public let typeValue: String?
 
+    /// A scope with its key and title, matching `matchedFields` and ordered by `orderField`.
     public init(
         key: String, title: String, matchedFields: [String] = ["name"], orderField: String = "name",
         isBrowsable: Bool = true, typeValue: String? = nil

@@ -14,6 +14,7 @@ public struct Product: CatalogueRecord, Hashable {
     /// The introductory price.
     public var price: Double?
 
+    /// A product with a name and a type (`id` is nil until it is stored).
     public init(id: Int64? = nil, name: String, type: String, year: Int? = nil, price: Double? = nil) {
         self.id = id
         self.name = name

@@ -166,6 +166,8 @@ public struct AliasTable: Sendable {
     /// ` IN (SELECT alias_table.record FROM alias_table WHERE `.
     public let subqueryPrefix: String
 
+    /// The alias table `table`, its columns, and the record's column joining all its aliases,
+    /// if any.
     public init(table: String, recordColumn: String, nameColumn: String, keyColumn: String, joinedColumn: String?) {
         self.table = table
         self.recordColumn = recordColumn

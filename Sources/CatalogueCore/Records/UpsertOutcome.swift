@@ -10,10 +10,14 @@ public enum UpsertOutcome: Sendable, Hashable {
 
 /// How many records a batch upsert inserted, updated and left unchanged.
 public struct UpsertCounts: Sendable, Hashable {
+    /// Records inserted as new rows.
     public var inserted = 0
+    /// Existing rows (same natural key) updated with different values.
     public var updated = 0
+    /// Existing rows that already had these values: nothing written.
     public var unchanged = 0
 
+    /// Counts with the given numbers (zero by default).
     public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0) {
         self.inserted = inserted
         self.updated = updated

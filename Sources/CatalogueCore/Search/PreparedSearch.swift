@@ -8,7 +8,7 @@
 /// preparing compiled: no request is built, no predicate compiled, no SQL text assembled. The
 /// other modes plan per text (a CONTAINS picks the trigram index or a scan by how selective the
 /// text is; a fuzzy word looks its typos up), so they build and compile each search, exactly as
-/// ``Catalogue/search(_:limit:offset:count:)`` does. Either way the records are those of
+/// ``Catalogue/search(_:limit:offset:count:)-1o0xc`` does. Either way the records are those of
 /// ``CatalogueSearch``'s request for the text, in its order.
 ///
 /// ```swift
@@ -27,7 +27,7 @@ public final class PreparedSearch<R: Record>: Sendable {
     public let catalogue: Catalogue
     /// The most records a page holds.
     public let limit: Int
-    /// How far ``search(_:)`` counts the matches.
+    /// How far ``search(_:)-5fmmy`` counts the matches.
     public let count: CountLimit
     /// The request for a text: what the search means, and what runs for texts no template fits.
     private let makeRequest: @Sendable (String) throws -> FetchRequest<R>
@@ -84,7 +84,7 @@ public final class PreparedSearch<R: Record>: Sendable {
     }
 
     /// The page for `text` and how many records match in all, counted as ``count`` says, in one
-    /// consistent snapshot (see ``Catalogue/search(_:limit:offset:count:)``).
+    /// consistent snapshot (see ``Catalogue/search(_:limit:offset:count:)-1o0xc``).
     public func search(_ text: String) throws -> SearchResults<R> {
         guard let templates, let bindings = SearchTextTemplate.bindings(for: text) else {
             return try catalogue.search(try request(for: text), count: count)
@@ -115,7 +115,7 @@ public final class PreparedSearch<R: Record>: Sendable {
         try await offload { try self.search(text) }
     }
 
-    /// The request for `text`, limited to ``limit``: what ``fetch(_:)`` and ``search(_:)`` run.
+    /// The request for `text`, limited to ``limit``: what ``fetch(_:)-8i7to`` and ``search(_:)-5fmmy`` run.
     public func request(for text: String) throws -> FetchRequest<R> {
         try Self.page(of: makeRequest, for: text, limit: limit)
     }

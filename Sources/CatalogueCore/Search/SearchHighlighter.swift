@@ -10,6 +10,7 @@ public struct HighlightSegment: Sendable, Hashable, CustomStringConvertible {
     /// Whether the search matched this text.
     public let isMatch: Bool
 
+    /// A segment of `text`, marked when `isMatch`.
     public init(text: String, isMatch: Bool) {
         self.text = text
         self.isMatch = isMatch

@@ -1,6 +1,8 @@
 /// What a search looks for.
 public enum CatalogueEntity: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Countries, searched by name (and alias) or capital.
     case countries
+    /// Products, searched by name, in every type or one.
     case products
 }
 

@@ -24,9 +24,12 @@ public struct SectionInfo: Sendable, Hashable {
 /// let record = try controller.object(at: path)
 /// ```
 public struct ResultIndexPath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The record's position within its section (0-based).
     public var row: Int
+    /// The section's position among the sections (0-based).
     public var section: Int
 
+    /// The position of row `row` in section `section`.
     public init(row: Int, section: Int) {
         self.row = row
         self.section = section

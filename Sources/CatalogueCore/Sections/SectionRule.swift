@@ -48,6 +48,7 @@ public struct InitialLetterSectionRule: SectionRule {
     /// The section of everything that does not start with a letter A–Z.
     public static let otherSection = "#"
 
+    /// The rule: sections A to Z, then #.
     public init() {}
 
     public func sectionName(first: Unicode.Scalar?, foldedFirst: Unicode.Scalar?) -> String {

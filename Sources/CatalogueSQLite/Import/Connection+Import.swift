@@ -3,7 +3,7 @@ import SQLiteStore
 
 extension Connection {
     /// Imports the records of a file on this connection; see
-    /// ``Catalogue/importRecords(_:from:options:progress:skipped:)``. Inside an open transaction
+    /// ``Catalogue/importRecords(_:from:options:progress:skipped:)-hqp``. Inside an open transaction
     /// the import runs in a savepoint.
     ///
     /// ```swift
