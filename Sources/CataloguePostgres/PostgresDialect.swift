@@ -31,6 +31,7 @@ import CatalogueCore
 ///   so the pattern's letters must be ASCII; `[cd]` matches the column's folded key with `~*`;
 ///   `[d]` alone, and `[d]` on a column without a key, are refused.
 public struct PostgresDialect: SQLDialect {
+    /// PostgreSQL's dialect (it has no settings).
     public init() {}
 
     public var placeholderStyle: PlaceholderStyle { .dollarNumbered }

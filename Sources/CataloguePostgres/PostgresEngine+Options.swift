@@ -41,6 +41,9 @@ extension PostgresEngine {
         /// `app_migrations`.
         public var appMigrations: [Migration] = []
 
+        /// The defaults: up to 8 connections, 10 s to connect, 15 s to wait for a free
+        /// connection, 120 s for a statement, LISTEN/NOTIFY and trigram indexes where the server
+        /// allows, the seed, and no app migrations.
         public init() {}
     }
 

@@ -16,6 +16,7 @@ public struct PostgresRecordRow: DatabaseRow {
     @usableFromInline let cells: PostgresRandomAccessRow
     @usableFromInline let sql: String
 
+    /// A view of `row`, read by `sql` (named in decoding errors).
     public init(_ row: PostgresRow, sql: String) {
         self.cells = row.makeRandomAccess()
         self.sql = sql

@@ -14,16 +14,25 @@ import Foundation
 public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// TLS use, as libpq's `sslmode` says it.
     public enum TLSMode: String, Sendable, Hashable {
+        /// `disable`: plain TCP; `prefer`: TLS when the server offers it; `require`: TLS or no
+        /// connection.
         case disable, prefer, require
     }
 
+    /// The server's host name or address.
     public var host: String
+    /// The server's TCP port.
     public var port: Int
+    /// The role to connect as.
     public var user: String
+    /// The role's password, if it needs one.
     public var password: String?
+    /// The database holding the catalogue.
     public var database: String
+    /// Whether to use TLS.
     public var tls: TLSMode
 
+    /// A target from its parts; the database defaults to the user's name, as in libpq.
     public init(host: String, port: Int = 5432, user: String = "postgres", password: String? = nil, database: String? = nil, tls: TLSMode = .prefer) {
         self.host = host
         self.port = port

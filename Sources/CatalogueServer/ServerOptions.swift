@@ -31,6 +31,7 @@ public struct ServerOptions: Sendable {
     /// Rows per answer unless `limit` says otherwise.
     public static let defaultLimit = 50
 
+    /// The defaults: 127.0.0.1, port 8080, read-only (no token), no CORS origin.
     public init() {}
 }
 #endif

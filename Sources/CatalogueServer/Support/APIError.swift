@@ -16,6 +16,8 @@ public struct APIError: Error, Sendable, Hashable, HTTPResponseError, CustomStri
     /// Extra headers (`WWW-Authenticate` on a 401).
     public let headers: HTTPFields
 
+    /// An error answer with `status` and `message` (line breaks become spaces), and extra
+    /// `headers`.
     public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message.split(whereSeparator: \.isNewline).joined(separator: " ")
