@@ -232,6 +232,17 @@ struct ImportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: runner.databasePath), "a failed import created the database")
     }
 
+    @Test("An input with no end and no line break (/dev/zero) fails at its header at once, not read for ever")
+    func endlessHeader() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        // timeout(1) ends the old behaviour (reading /dev/zero until killed) as a failure, not a hang.
+        let result = try runner.runProgram(
+            "/usr/bin/timeout", ["60", CommandRunner.executable.path, "import", "products", "/dev/zero", "--format", "csv"])
+        #expect(result.status == 1)
+        #expect(result.standardError == "catalogue: error: /dev/zero:1: header: longer than 10,000 characters\n")
+    }
+
     @Test("--help explains the columns and policies, with examples")
     func help() throws {
         let runner = try CommandRunner()

@@ -43,6 +43,13 @@ public final class CSVReader {
     private var recordBytes: [UInt8] = []
     private var fieldEnds: [Int] = []
 
+    /// Whether a field over the length limit ends reading at once, instead of being read
+    /// through to its end so that ``next()`` can go on with the following record. For a record
+    /// whose error ends the import anyway (a header): an input with no end, such as
+    /// `/dev/zero`, then fails at once instead of being read for ever. After such an error the
+    /// reader stands inside the field.
+    var stopsAtOverlongField = false
+
     /// How many bytes of the input have been read so far.
     public var bytesRead: Int {
         stream.input.bytesRead
@@ -100,7 +107,9 @@ public final class CSVReader {
                 }
                 // An unquoted field, or what follows a closing quote (an error, read on to the
                 // field's end so the next record starts in the right place).
-                let terminator = try readUnquoted(fieldStart: fieldStart, store: store, tooLong: &tooLong) { reason in
+                let terminator = try readUnquoted(
+                    recordLine: startLine, fieldIndex: fieldIndex, fieldStart: fieldStart, store: store, tooLong: &tooLong
+                ) { reason in
                     if problem == nil { problem = (fieldIndex, reason) }
                 }
                 if tooLong, problem == nil {
@@ -161,6 +170,9 @@ public final class CSVReader {
             if position > start { endsWithLineFeed = bytes[position - 1] == Self.lineFeed }
             if store { append(bytes + start, count: position - start, fieldStart: fieldStart, tooLong: &tooLong) }
             stream.position = position
+            if tooLong, stopsAtOverlongField {
+                throw CSVError(line: recordLine, field: fieldIndex, reason: .fieldTooLong(limit: maximumFieldLength))
+            }
             guard position < end else { continue }  // the chunk ended inside the field
             stream.position += 1  // the quote
             if try stream.peek() == Self.quote {
@@ -177,7 +189,8 @@ public final class CSVReader {
     /// Reads unquoted bytes up to the end of the field; consumes and returns its terminator
     /// (`,`, `\n` for LF or CRLF, or ``endOfInput``).
     private func readUnquoted(
-        fieldStart: Int, store: Bool, tooLong: inout Bool, problem: (CSVError.Reason) -> Void
+        recordLine: Int, fieldIndex: Int, fieldStart: Int, store: Bool, tooLong: inout Bool,
+        problem: (CSVError.Reason) -> Void
     ) throws -> UInt8 {
         while true {
             guard try stream.hasByte() else { return Self.endOfInput }
@@ -192,6 +205,9 @@ public final class CSVReader {
             }
             if store { append(bytes + start, count: position - start, fieldStart: fieldStart, tooLong: &tooLong) }
             stream.position = position
+            if tooLong, stopsAtOverlongField {
+                throw CSVError(line: recordLine, field: fieldIndex, reason: .fieldTooLong(limit: maximumFieldLength))
+            }
             guard position < end else { continue }
             let byte = bytes[position]
             stream.position += 1

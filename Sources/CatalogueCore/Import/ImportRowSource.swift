@@ -69,10 +69,14 @@ final class CSVRowSource: ImportRowSource {
     init(_ input: ImportInput, columns: [ImportColumn]) throws {
         source = input.name
         self.columns = columns
-        reader = try CSVReader(input)
+        let reader = try CSVReader(input)
+        self.reader = reader
         let matcher = ImportColumnMatcher(columns)
         let record: CSVRecord?
         do {
+            // A bad header ends the import: an endless one (`/dev/zero`) need not be read to its end.
+            reader.stopsAtOverlongField = true
+            defer { reader.stopsAtOverlongField = false }
             record = try reader.next()
         } catch let error as CSVError {
             throw FatalImportIssue(issue: ImportIssue(source: input.name, line: error.line, column: nil, reason: "header: " + error.message))

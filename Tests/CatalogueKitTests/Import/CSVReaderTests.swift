@@ -151,6 +151,18 @@ struct CSVReaderTests {
         #expect(outcomes == [.record(line: 1, ["a"]), .error(line: 2, field: 0, .unterminatedQuote(endLine: 2))])
     }
 
+    @Test("Told to, the reader stops at a field over the limit, quoted or not, without reading on to its end")
+    func stopsAtOverlongField() throws {
+        for opening in ["", "\""] {
+            let bytes = Array(opening.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 8 << 20)
+            let reader = try CSVReader(
+                ImportInput(bytes: bytes, name: "h.csv"), maximumFieldLength: 100, maximumFieldCount: 10, chunkSize: 64 * 1024)
+            reader.stopsAtOverlongField = true
+            #expect(throws: CSVError(line: 1, field: 0, reason: .fieldTooLong(limit: 100)), "\(opening)") { try reader.next() }
+            #expect(reader.bytesRead <= 64 * 1024, "\(opening): read \(reader.bytesRead) bytes")
+        }
+    }
+
     @Test("Random fields written by the exporter's quoting read back the same")
     func randomRoundTrip() throws {
         var generator = SplitMix64(seed: 4180)

@@ -135,6 +135,19 @@ struct RecordImporterTests {
         #expect(skipped == ["l.csv:3: name: longer than 10,000 characters"])
     }
 
+    @Test("A header longer than the limit ends the import where the limit is passed, under either policy")
+    func overlongHeader() throws {
+        let before = try CatalogueSnapshot(catalogue)
+        for policy in ImportErrorPolicy.allCases {
+            let input = ImportInput(bytes: [UInt8](repeating: 0, count: 8 << 20), name: "zeros.csv")
+            #expect(issueText {
+                _ = try catalogue.importRecords(Product.self, from: input, options: ImportOptions(format: .csv, onError: policy))
+            } == "zeros.csv:1: header: longer than 10,000 characters")
+            #expect(input.bytesRead < 1 << 20, "\(policy): read \(input.bytesRead) bytes")
+        }
+        #expect(try CatalogueSnapshot(catalogue) == before)
+    }
+
     @Test("The full-text trigger is back after an import, a dry run and an abort")
     func triggerRestored() throws {
         let schema = try CatalogueSnapshot(catalogue).schema
