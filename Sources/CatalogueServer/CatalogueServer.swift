@@ -75,6 +75,8 @@ public enum CatalogueServer {
         router.addRoutes(SectionsController<R>(catalogue: catalogue, cache: cache).endpoints, atPath: RouterPath(base + "/sections"))
         router.addRoutes(ScopesController<R>(catalogue: catalogue, cache: cache).endpoints, atPath: RouterPath(base + "/scopes"))
         router.addRoutes(
+            SuggestionsController<R>(catalogue: catalogue, cache: cache).endpoints, atPath: RouterPath(base + "/suggestions"))
+        router.addRoutes(
             ChangesController<R>(broadcaster: broadcaster, keepAliveInterval: options.keepAliveInterval).endpoints,
             atPath: RouterPath(base + "/changes"))
         router.addRoutes(

@@ -114,6 +114,9 @@ def test_the_document_is_valid_openapi_3_1():
         "/api/products/sections/-?q=mac&match=words",
         "/api/countries/scopes?q=co",
         "/api/products/scopes?q=i",
+        "/api/countries/suggestions?q=phillipines",
+        "/api/countries/suggestions?q=bogata&scope=capital&match=words",
+        "/api/products/suggestions?q=ipohne&scope=device",
         "/api/countries/co",
         "/api/products/4",
     ],
@@ -161,6 +164,8 @@ def test_sections_say_where_the_selected_record_is(server):
         ("/api/countries/sections/S?limit=501", 400),
         ("/api/countries/sections/X", 404),
         ("/api/countries/scopes?match=x", 400),
+        ("/api/countries/suggestions?q=x&scope=planet", 400),
+        ("/api/products/suggestions?q=x&scope=no-such-type", 400),
         ("/api/countries/XX", 404),
         ("/api/products/999999999", 404),
         ("/api/products/not-a-number", 404),
@@ -214,6 +219,18 @@ def test_import_skip_reports_issues(server):
     answer = exchange(server, "POST", "/api/products/import?format=ndjson&onError=skip", 200, body, auth(server))
     assert answer["added"] == 1 and answer["skipped"] == 1 and len(answer["issues"]) == 1
     assert answer["issues"][0].startswith("body:2: year:")
+
+
+def test_suggestions_name_what_was_meant(server):
+    assert exchange(server, "GET", "/api/countries/suggestions?q=phillipines", 200)["suggestions"] == ["Philippines"]
+    assert exchange(server, "GET", "/api/countries/suggestions?q=bogata&scope=capital", 200)["suggestions"] == ["Bogotá"]
+
+
+def test_import_reads_json_by_its_content_type(server):
+    name = f"JSON test {secrets.token_hex(4)}"
+    body = json.dumps([{"name": name, "type": "device", "year": 2001, "price": 2}])
+    headers = {**auth(server), "Content-Type": "application/json"}
+    assert exchange(server, "POST", "/api/products/import", 200, body, headers)["added"] == 1
 
 
 def test_import_bad_format_is_a_400(server):

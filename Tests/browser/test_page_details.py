@@ -65,9 +65,31 @@ def test_fuzzy_forgives_typos_and_marks_what_matched(page):
 def test_no_items_found(page):
     open_page(page, "?q=zzzqqq")
     expect(page.locator("#empty")).to_be_visible()
-    expect(page.locator("#empty")).to_have_text("No items found")
+    expect(page.locator("#empty .empty-title")).to_have_text("No items found")
     expect(page.locator("#status")).to_have_text("No items found")
     expect(page.locator(".row")).to_have_count(0)
+    # Nothing is close to this text either: no "Did you mean".
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#suggestions")).to_be_hidden()
+
+
+def test_no_items_found_suggests_what_was_meant(page):
+    open_page(page, "?q=phillipines")
+    expect(page.locator("#empty")).to_be_visible()
+    suggestions = page.locator("#suggestions")
+    expect(suggestions).to_have_text("Did you mean: Philippines?")
+    suggestions.get_by_role("button", name="Philippines").click()
+    wait_idle(page, "Philippines")
+    expect(row(page, "Philippines")).to_be_visible()
+    expect(page.locator("#empty")).to_be_hidden()
+    expect(page.locator("#q")).to_have_value("Philippines")
+    expect(page.locator("#q")).to_be_focused()
+    # In the capital scope, capitals are suggested; a text found again hides the line.
+    open_page(page, "?q=bogata&scope=capital")
+    expect(page.locator("#suggestions")).to_have_text("Did you mean: Bogotá?")
+    page.locator("#q").fill("bog")
+    wait_idle(page, "bog")
+    expect(page.locator("#empty")).to_be_hidden()
 
 
 def test_entity_switch_shows_products_with_type_scopes(page):

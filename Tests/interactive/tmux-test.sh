@@ -7,7 +7,8 @@
 # restored, resizing, products, suspend, and NO_COLOR; then the search bar's extras: matches
 # highlighted and aliases dimmed, scope counts, the pinned section header, • in a short index,
 # the help overlay, the match mode (Ctrl-T, fuzzy included) and the entity (Ctrl-E) switched
-# and restored, the selection kept across scopes, "No items found" once, and TERM=dumb refused.
+# and restored, the selection kept across scopes, "No items found" once (with "did you mean" for a
+# misspelling), and TERM=dumb refused.
 #
 # Usage: Tests/interactive/tmux-test.sh [path/to/catalogue]   (default .build/debug/catalogue)
 # Builds nothing. Prints "N passed, M failed"; exits 1 on any failure (printing the pane).
@@ -350,6 +351,10 @@ check "Shift-Tab back to Name: still Kuwait" shows_all '\[Name [0-9]+\]' '^> Kuw
 keys C-u
 text zzzz
 check "no results: 'No items found' once on the screen" eval 'shows "^  No items found" && [ "$(count_lines "No items found")" = 1 ]'
+keys C-u
+text phillipines
+check "no results for a misspelling: 'did you mean: Philippines?' under 'No items found'" \
+    eval 'shows "^  did you mean: Philippines\?" && screen | grep -n "No items found" | grep -q "^4:"'
 keys Escape
 keys b
 for _ in $(seq 20); do keys Down; done

@@ -18,6 +18,10 @@ protocol InteractiveDataSource: AnyObject {
     /// counted without loading them.
     func scopeCounts(mode: InteractiveState.Mode, text: String, match: MatchMode) throws -> [Int]
 
+    /// Up to five names close to `text` in `scope` ("did you mean"), as `catalogue search`
+    /// suggests them when it finds nothing.
+    func suggestions(text: String, scope: ScopeChoice) throws -> [String]
+
     /// The rows at `positions` of the last loaded list, by position.
     func rows(_ positions: Range<Int>) throws -> [Int: ListRow]
 
@@ -58,6 +62,8 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
     private var scope: SearchScope
     private var query = (mode: InteractiveState.Mode.browse, text: "", match: MatchMode.prefix)
     private var counts: (key: String, token: ChangeToken, counts: [Int])?
+    /// The last suggestions, for the text and scope in `key`, while the catalogue is unchanged.
+    private var suggested: (key: String, token: ChangeToken, names: [String])?
 
     init(catalogue: Catalogue) throws {
         self.catalogue = catalogue
@@ -112,6 +118,16 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
             let position = id.flatMap { controller.indexPath(forID: $0) }.map { sections[$0.section].offset + $0.row }
             return (layout, position)
         }
+    }
+
+    func suggestions(text: String, scope choice: ScopeChoice) throws -> [String] {
+        let key = "\(choice.key)\u{0}\(CatalogueSearch.normalizedText(text))"
+        let token = try catalogue.engine.changeToken()
+        if let suggested, suggested.key == key, suggested.token == token { return suggested.names }
+        let scope = searchScope(choice).key
+        let names = try catalogue.read { db in try R.suggestions(for: text, scope: scope, in: db) }
+        suggested = (key, token, names)
+        return names
     }
 
     func scopeCounts(mode: InteractiveState.Mode, text: String, match: MatchMode) throws -> [Int] {

@@ -75,6 +75,20 @@ extension InteractiveRenderer {
     /// Display line `displayLine`: a section header, a record (">" and reverse video when
     /// selected), or blank. The first line of a sectioned list is always a header: the
     /// section of the first row shown is pinned there, as a table view pins it.
+    /// "  did you mean: Philippines?" under "No items found", the names plain, cut with "…" to
+    /// `width` and padded to it.
+    static func suggestionLine(_ names: [String], width: Int) -> StyledLine {
+        var line = StyledLine("  did you mean: ", style: .dim)
+        for (index, name) in names.enumerated() {
+            if index > 0 { line.append(", ", .dim) }
+            line.append(DisplayWidth.sanitized(name))
+        }
+        line.append("?", .dim)
+        line = line.truncated(to: width)
+        if line.width < width { line.append(String(repeating: " ", count: width - line.width)) }
+        return line
+    }
+
     static func listLine(_ state: InteractiveState, displayLine: Int, rows: [Int: ListRow], widths: [Int], width: Int) -> StyledLine {
         var line = state.list.line(at: displayLine)
         if displayLine == state.scrollTop, state.list.isSectioned, case .record(let position)? = line {
@@ -93,6 +107,9 @@ extension InteractiveRenderer {
         case nil:
             if displayLine == 0, state.list.count == 0 {
                 return StyledLine(DisplayWidth.fit("  " + state.list.summary, to: width), style: .dim)
+            }
+            if displayLine == 1, state.list.count == 0, !state.suggestions.isEmpty {
+                return suggestionLine(state.suggestions, width: width)
             }
             return StyledLine(String(repeating: " ", count: width))
         }

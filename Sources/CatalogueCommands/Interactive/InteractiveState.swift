@@ -34,6 +34,9 @@ struct InteractiveState: Equatable, Sendable {
     var showsHelp = false
     /// The list's shape, set by the run loop after each reload.
     var list = ListLayout.empty
+    /// Names close to a search text that found nothing, shown under "No items found" ("did
+    /// you mean: Philippines?"); empty otherwise. Set by the run loop after each reload.
+    var suggestions: [String] = []
     /// Position of the selected record among ``ListLayout/count``.
     var selection = 0
     /// The id of the selected record, set by the run loop when it reads the rows on screen.

@@ -65,6 +65,11 @@ export const api = {
     return getJSON(`/api/${entity}/scopes`, { q: search.q, match: search.match }, signal);
   },
 
+  /** Up to five names close to a text that found nothing ("did you mean"), closest first. */
+  suggestions(entity, search, signal) {
+    return getJSON(`/api/${entity}/suggestions`, { q: search.q, scope: search.scope }, signal);
+  },
+
   /** One record: a country by code, a product by id. */
   record(entity, key, signal) {
     return getJSON(`/api/${entity}/${encodeURIComponent(key)}`, {}, signal);

@@ -32,6 +32,7 @@ const ui = {
   pinned: $("pinned"),
   index: $("index"),
   empty: $("empty"),
+  suggestions: $("suggestions"),
   error: $("error"),
 };
 
@@ -46,6 +47,7 @@ const state = readState(location.href);
 let loadGeneration = 0;
 let pending = null; // {controller, model, options} of the load under way
 let scopesController = null;
+let suggestionsController = null;
 let changes = null; // the EventSource of the current entity
 let refreshTimer = 0;
 const recentlyInserted = new Map(); // record id → time it arrived
@@ -130,6 +132,7 @@ async function load(options = {}) {
     if (generation !== loadGeneration) return;
     pending = null;
     show(model, result, top, selection);
+    loadSuggestions(model, generation);
     await scopesDone;
     if (generation === loadGeneration) ui.app.dataset.busy = "false";
   } catch (error) {
@@ -175,6 +178,47 @@ async function loadScopes(entity, search, generation) {
   } catch {
     // Stale or failed: keep the counts shown; the sections request reports errors.
   }
+}
+
+/**
+ * Under "No items found" for a text: "Did you mean: A, B?", each name a button that searches
+ * for it (as `catalogue search` suggests on stderr). Nothing for a list with rows.
+ */
+async function loadSuggestions(model, generation) {
+  suggestionsController?.abort();
+  if (model.total !== 0 || model.search.q === "") {
+    ui.suggestions.hidden = true;
+    return;
+  }
+  const controller = (suggestionsController = new AbortController());
+  try {
+    const result = await api.suggestions(model.entity, model.search, controller.signal);
+    if (generation === loadGeneration) renderSuggestions(result.suggestions);
+  } catch {
+    // Stale or failed: "No items found" alone.
+    if (generation === loadGeneration) ui.suggestions.hidden = true;
+  }
+}
+
+function renderSuggestions(names) {
+  if (names.length === 0) {
+    ui.suggestions.hidden = true;
+    return;
+  }
+  const parts = ["Did you mean: "];
+  names.forEach((name, at) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "link suggestion";
+    button.textContent = name;
+    button.addEventListener("click", () => {
+      setText(name);
+      ui.q.focus();
+    });
+    parts.push(button, at < names.length - 1 ? ", " : "?");
+  });
+  ui.suggestions.replaceChildren(...parts);
+  ui.suggestions.hidden = false;
 }
 
 function showError(error) {

@@ -45,6 +45,24 @@ struct InteractiveRendererTests {
         #expect(lines[22].trimmingCharacters(in: .whitespaces).isEmpty)
     }
 
+    @Test("No results with suggestions: 'did you mean' under 'No items found', cut to the width; none, no line")
+    func suggestions() {
+        var state = InteractiveFixtures.searchingState(text: "phillipines", count: 0)
+        state.suggestions = ["Philippines"]
+        var lines = render(state)
+        expectFits(lines, state.size)
+        #expect(lines[3].hasPrefix("  No items found"))
+        #expect(lines[4] == "  did you mean: Philippines?" + String(repeating: " ", count: 80 - 28))
+        state.suggestions = ["iPhone", "iPhone 11", "iPhone 15 Pro", "iPhone 3G", "iPhone 4"]
+        state.size = ScreenSize(rows: 8, columns: 30)
+        lines = render(state)
+        expectFits(lines, state.size)
+        #expect(lines[4] == "  did you mean: iPhone, iPhon…")
+        state.suggestions = []
+        lines = render(state)
+        #expect(lines[4].trimmingCharacters(in: .whitespaces).isEmpty)
+    }
+
     @Test("Browse view: section headers and the index column at the right edge")
     func browseView() {
         let state = InteractiveFixtures.browsingState()

@@ -33,6 +33,7 @@ struct InteractiveSessionTests {
         let wrapped: any InteractiveDataSource
         private(set) var loadedTexts: [String] = []
         private(set) var rowReads = 0
+        private(set) var suggestedTexts: [String] = []
 
         init(_ wrapped: any InteractiveDataSource) {
             self.wrapped = wrapped
@@ -49,6 +50,11 @@ struct InteractiveSessionTests {
 
         func scopeCounts(mode: InteractiveState.Mode, text: String, match: MatchMode) throws -> [Int] {
             try wrapped.scopeCounts(mode: mode, text: text, match: match)
+        }
+
+        func suggestions(text: String, scope: ScopeChoice) throws -> [String] {
+            suggestedTexts.append(text)
+            return try wrapped.suggestions(text: text, scope: scope)
         }
 
         func rows(_ positions: Range<Int>) throws -> [Int: ListRow] {
@@ -115,5 +121,20 @@ struct InteractiveSessionTests {
         let (session, source, _) = try run([Self.typed("/"), batch])
         #expect(source.loadedTexts == ["", "", "bog"])
         #expect(session.state.searchText == "bog")
+    }
+
+    @Test("A search that finds nothing asks for suggestions, once per text; one that finds something does not")
+    func suggestionsWhenNothingIsFound() throws {
+        let (session, source, _) = try run([Self.typed("/"), Self.typed("phillipines")])
+        #expect(session.state.list.count == 0)
+        #expect(session.state.suggestions == ["Philippines"])
+        #expect(source.suggestedTexts == ["phillipines"])
+        let found = try run([Self.typed("/"), Self.typed("phil")])
+        #expect(found.session.state.suggestions.isEmpty)
+        #expect(found.source.suggestedTexts.isEmpty)
+        // Browsing never suggests, whatever text is kept for the next search.
+        let browsing = try run([Self.typed("/"), Self.typed("zzqq"), [.key(.escape)]])
+        #expect(browsing.session.state.mode == .browse)
+        #expect(browsing.session.state.suggestions.isEmpty)
     }
 }
