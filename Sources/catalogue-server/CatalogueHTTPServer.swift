@@ -1,8 +1,14 @@
 #if Server
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CatalogueCommands
 import CatalogueKit
 import CatalogueServer
 import Logging
+import Synchronization
 
 /// What `serve` runs in `catalogue-server`: the JSON API and the search page over HTTP, until
 /// SIGINT or SIGTERM, with the options `catalogue` checked before it handed the command line
@@ -14,6 +20,9 @@ enum CatalogueHTTPServer {
         serverOptions.port = options.port
         serverOptions.corsOrigin = options.corsOrigin
         serverOptions.importToken = try options.tokenFile.map { try ImportToken(contentsOfFile: $0) }
+        if let tokenFile = options.tokenFile, Self.othersMayRead(tokenFile) {
+            standardError("catalogue: warning: other users can read the token file \(tokenFile): chmod 600 it")
+        }
         // Without a token nothing is written: the catalogue is opened read-only.
         let catalogue = try global.openCatalogue(access: serverOptions.importToken == nil ? .readOnly : .readWrite)
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
@@ -23,10 +32,49 @@ enum CatalogueHTTPServer {
             ? "read-only: imports are refused (start with --token-file to allow them)"
             : "imports allowed with the token from \(options.tokenFile ?? "")"
         let location = catalogue.location
+        let started = StartFlag()
         let application = CatalogueServer.makeApplication(catalogue: catalogue, options: serverOptions, logger: logger) { address in
+            started.set()
             standardError("catalogue serve: http://\(address)/ (\(location); \(access))")
         }
-        try await application.runService()
+        do {
+            try await application.runService()
+        } catch {
+            // Before it listens, the server's errors are about where it was told to listen.
+            guard !started.isSet, let failure = ListenError(error, host: options.host, port: options.port) else { throw error }
+            throw ServeListenFailure(failure: failure)
+        }
+    }
+}
+
+extension CatalogueHTTPServer {
+    /// Whether users other than the file's owner may read the file at `path` (its group or
+    /// others have read permission), as `ssh` refuses a private key that is.
+    static func othersMayRead(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & (S_IRGRP | S_IROTH) != 0
+    }
+}
+
+/// Whether the server has started listening, set from its start callback.
+private final class StartFlag: Sendable {
+    private let value = Mutex(false)
+
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
+
+/// `serve`'s one line when it cannot listen, with what to do about it.
+struct ServeListenFailure: Error, CustomStringConvertible {
+    let failure: ListenError
+
+    var description: String {
+        switch failure.errorNumber {
+        case EADDRINUSE: failure.description + " (another program listens there: --port chooses another port, --port 0 any free one)"
+        case EADDRNOTAVAIL: failure.description + " (--host must be an address of this machine, such as 127.0.0.1, or 0.0.0.0 for all)"
+        case EACCES: failure.description + " (ports below 1024 need privileges: choose another with --port)"
+        default: failure.description
+        }
     }
 }
 #endif

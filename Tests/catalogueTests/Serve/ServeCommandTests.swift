@@ -38,6 +38,55 @@ struct ServeCommandTests {
         }
     }
 
+    @Test("A port in use is one line saying so and what to do, exit 1")
+    func portInUse() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let server = try ServerProcess([], database: runner.databasePath)
+            let address = try #require(server.address(), "no start line: \(server.standardError)")
+            let port = try #require(address.split(separator: ":").last.map(String.init))
+            let second = try runner.run(["serve", "--port", port])
+            #expect(second.status == 1)
+            #expect(second.standardError == "catalogue: error: cannot listen on 127.0.0.1:\(port): Address already in use "
+                + "(another program listens there: --port chooses another port, --port 0 any free one)\n")
+            server.send(SIGTERM)
+            #expect(server.waitForExit(timeout: 15) == 0, "\(server.standardError.suffix(8_000))")
+            // An address that is not this machine's (192.0.2.1 is for documentation, never assigned).
+            let elsewhere = try runner.run(["serve", "--port", "0", "--host", "192.0.2.1"])
+            #expect(elsewhere.status == 1)
+            #expect(elsewhere.standardError == "catalogue: error: cannot listen on 192.0.2.1:0: Cannot assign requested address "
+                + "(--host must be an address of this machine, such as 127.0.0.1, or 0.0.0.0 for all)\n")
+        }
+    }
+
+    @Test("A token file other users can read is used, with a warning to chmod 600 it; a private one, without")
+    func tokenFilePermissions() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let token = runner.directory.appendingPathComponent("token").path
+            try "s3cret-token\n".write(toFile: token, atomically: true, encoding: .utf8)
+            for (mode, warns) in [(0o644, true), (0o640, true), (0o600, false), (0o400, false)] {
+                #expect(chmod(token, mode_t(mode)) == 0)
+                let server = try ServerProcess(["--token-file", token], database: runner.databasePath)
+                let address = server.address()
+                #expect(address != nil, "no start line: \(server.standardError)")
+                let warning = "catalogue: warning: other users can read the token file \(token): chmod 600 it"
+                #expect(server.standardError.contains(warning) == warns, "mode \(String(mode, radix: 8)): \(server.standardError)")
+                // The token works either way.
+                if let address {
+                    let imported = try httpRequest(
+                        "http://\(address)/api/products/import", method: "POST", headers: ["Authorization": "Bearer s3cret-token"],
+                        body: Data("name,type\nTheremin,music\n".utf8))
+                    #expect(imported.status == 200)
+                }
+                server.send(SIGTERM)
+                #expect(server.waitForExit(timeout: 15) == 0, "\(server.standardError.suffix(8_000))")
+            }
+        }
+    }
+
     @Test("catalogue hands serve to catalogue-server, the program next to it, in the same process")
     func handoff() async throws {
         try await onOwnThread {
