@@ -232,7 +232,7 @@ struct ImportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: runner.databasePath), "a failed import created the database")
     }
 
-    @Test("An input with no end and no line break (/dev/zero) fails at its header at once, not read for ever")
+    @Test("An input with no end and no line break (/dev/zero) fails at its first line at once, not read for ever")
     func endlessHeader() throws {
         let runner = try CommandRunner()
         defer { runner.cleanUp() }
@@ -241,6 +241,11 @@ struct ImportCommandTests {
             "/usr/bin/timeout", ["60", CommandRunner.executable.path, "import", "products", "/dev/zero", "--format", "csv"])
         #expect(result.status == 1)
         #expect(result.standardError == "catalogue: error: /dev/zero:1: header: longer than 10,000 characters\n")
+        // NDJSON: the first line is not an object, and the import stops there.
+        let ndjson = try runner.runProgram(
+            "/usr/bin/timeout", ["60", CommandRunner.executable.path, "import", "products", "/dev/zero", "--format", "ndjson"])
+        #expect(ndjson.status == 1)
+        #expect(ndjson.standardError.hasPrefix("catalogue: error: /dev/zero:1: "), "\(ndjson.standardError)")
     }
 
     @Test("--help explains the columns and policies, with examples")

@@ -29,6 +29,9 @@ final class ImportPipeline<R: ImportableRecord>: @unchecked Sendable {
     enum End {
         /// Every row was read.
         case finished
+        /// Reading stopped at the batch's last item, an issue, as a pipeline that does not read
+        /// past issues does (under ``ImportErrorPolicy/abort``, which stops at the first one).
+        case stoppedAtIssue
         /// Reading cannot go on (a JSON syntax error in an array).
         case fatal(ImportIssue)
         /// The input could not be read.
@@ -50,6 +53,7 @@ final class ImportPipeline<R: ImportableRecord>: @unchecked Sendable {
     private let source: any ImportRowSource
     private let inputName: String
     private let preparesValues: Bool
+    private let readsPastIssues: Bool
     /// For each of `R.schema.columns`, the import column of the same name, if any.
     private let importIndexOfColumn: [Int?]
     private var lastPresent: [Bool] = []
@@ -62,11 +66,16 @@ final class ImportPipeline<R: ImportableRecord>: @unchecked Sendable {
     private var readerDone = false
     private var delivered = false
 
-    /// - Parameter preparesValues: compute ``Record/writtenValues`` on the reading thread.
-    init(source: any ImportRowSource, inputName: String, preparesValues: Bool) {
+    /// - Parameters:
+    ///   - preparesValues: compute ``Record/writtenValues`` on the reading thread.
+    ///   - readsPastIssues: go on reading after a row that cannot be stored (``ImportErrorPolicy/skip``);
+    ///     false stops at it, so an import that aborts there reads nothing more, even of an
+    ///     input with no end.
+    init(source: any ImportRowSource, inputName: String, preparesValues: Bool, readsPastIssues: Bool = true) {
         self.source = source
         self.inputName = inputName
         self.preparesValues = preparesValues
+        self.readsPastIssues = readsPastIssues
         importIndexOfColumn = R.schema.columns.map { name in
             R.importColumns.firstIndex { $0.name == name && !$0.isIgnored }
         }
@@ -112,12 +121,15 @@ final class ImportPipeline<R: ImportableRecord>: @unchecked Sendable {
         while end == nil {
             do {
                 if let row = try source.next() {
-                    batch.items.append(prepare(row))
+                    let item = prepare(row)
+                    batch.items.append(item)
+                    if !readsPastIssues, case .issue = item { end = .stoppedAtIssue }
                 } else {
                     end = .finished
                 }
             } catch let issue as ImportIssue {
                 batch.items.append(.issue(issue))
+                if !readsPastIssues { end = .stoppedAtIssue }
             } catch let fatal as FatalImportIssue {
                 end = .fatal(fatal.issue)
             } catch {

@@ -66,7 +66,10 @@ final class CSVRowSource: ImportRowSource {
 
     var bytesRead: Int { reader.bytesRead }
 
-    init(_ input: ImportInput, columns: [ImportColumn]) throws {
+    /// - Parameter stopsAtOverlongField: end reading at a field over the length limit in any row
+    ///   (see ``CSVReader/stopsAtOverlongField``), for an import that stops at its first bad row;
+    ///   the header's always does.
+    init(_ input: ImportInput, columns: [ImportColumn], stopsAtOverlongField: Bool = false) throws {
         source = input.name
         self.columns = columns
         let reader = try CSVReader(input)
@@ -76,7 +79,7 @@ final class CSVRowSource: ImportRowSource {
         do {
             // A bad header ends the import: an endless one (`/dev/zero`) need not be read to its end.
             reader.stopsAtOverlongField = true
-            defer { reader.stopsAtOverlongField = false }
+            defer { reader.stopsAtOverlongField = stopsAtOverlongField }
             record = try reader.next()
         } catch let error as CSVError {
             throw FatalImportIssue(issue: ImportIssue(source: input.name, line: error.line, column: nil, reason: "header: " + error.message))
@@ -144,9 +147,12 @@ final class JSONRowSource: ImportRowSource {
 
     var bytesRead: Int { reader.bytesRead }
 
-    init(_ input: ImportInput, columns: [ImportColumn], layout: JSONRecordReader.Layout) throws {
+    /// - Parameter stopsAtOverlongValue: end reading at a value over the length limit (see
+    ///   ``JSONRecordReader/stopsAtOverlongValue``), for an import that stops at its first bad row.
+    init(_ input: ImportInput, columns: [ImportColumn], layout: JSONRecordReader.Layout, stopsAtOverlongValue: Bool = false) throws {
         source = input.name
         reader = try JSONRecordReader(input, layout: layout)
+        reader.stopsAtOverlongValue = stopsAtOverlongValue
         matcher = ImportColumnMatcher(columns)
         emptyValues = Array(repeating: .null, count: columns.count)
     }

@@ -54,6 +54,10 @@ extension JSONRecordReader {
             }
             append(bytes + start, count: position - start, tooLong: &tooLong)
             stream.position = position
+            if tooLong, stopsAtOverlongValue {
+                failed = true
+                throw JSONRecordError(line: startLine, key: key, message: ImportLimits.tooLongMessage(limit: maximumFieldLength), isFatal: true)
+            }
             guard position < end else { continue }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {

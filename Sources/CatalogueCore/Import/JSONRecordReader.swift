@@ -42,7 +42,17 @@ public final class JSONRecordReader {
     private let maximumKeyCount: Int
     var line = 1
     private var arrayState = ArrayState.start
-    private var failed = false
+    /// Set by a fatal error: reading cannot go on, and ``next()`` returns nil.
+    var failed = false
+    /// Whether the next call starts by skipping the rest of a line whose syntax error it threw:
+    /// skipped then, not when throwing, so that an import that stops at the error reads no
+    /// further (a line with no end, such as `/dev/zero`'s, would be read for ever).
+    private var skipsRestOfLine = false
+    /// Whether a string over the length limit ends reading at once (a fatal error), instead of
+    /// being read through to its closing quote so that reading can go on after its object: for
+    /// an import that stops at its first bad row anyway, so that a string with no end (an input
+    /// such as `/dev/zero`'s) is not read for ever.
+    var stopsAtOverlongValue = false
     var scratch: [UInt8] = []
 
     /// How many bytes of the input have been read so far.
@@ -80,6 +90,10 @@ public final class JSONRecordReader {
     /// and ``ImportInputError`` when the input cannot be read.
     public func next() throws -> JSONRecord? {
         guard !failed else { return nil }
+        if skipsRestOfLine {
+            skipsRestOfLine = false
+            try skipRestOfLine()
+        }
         do {
             switch layout {
             case .lines:
@@ -92,7 +106,7 @@ public final class JSONRecordReader {
             if fatal {
                 failed = true
             } else {
-                try skipRestOfLine()
+                skipsRestOfLine = true
             }
             throw JSONRecordError(line: errorLine, key: nil, message: error.message, isFatal: fatal)
         }

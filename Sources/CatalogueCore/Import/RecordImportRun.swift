@@ -65,12 +65,14 @@ package struct RecordImportRun<R: ImportableRecord> {
     }
 
     /// The row source for `input` in the options' format. Throws ``FatalImportIssue`` for a bad
-    /// header.
+    /// header. Under ``ImportErrorPolicy/abort`` a value over the length limit ends reading
+    /// where the limit is passed: the import stops at that row anyway.
     func makeSource(_ input: ImportInput) throws -> any ImportRowSource {
-        switch options.format {
-        case .csv: try CSVRowSource(input, columns: R.importColumns)
-        case .json: try JSONRowSource(input, columns: R.importColumns, layout: .array)
-        case .ndjson: try JSONRowSource(input, columns: R.importColumns, layout: .lines)
+        let stops = options.onError == .abort
+        return switch options.format {
+        case .csv: try CSVRowSource(input, columns: R.importColumns, stopsAtOverlongField: stops)
+        case .json: try JSONRowSource(input, columns: R.importColumns, layout: .array, stopsAtOverlongValue: stops)
+        case .ndjson: try JSONRowSource(input, columns: R.importColumns, layout: .lines, stopsAtOverlongValue: stops)
         }
     }
 
@@ -96,7 +98,9 @@ package struct RecordImportRun<R: ImportableRecord> {
             skipped?(issue)
         }
 
-        let pipeline = ImportPipeline<R>(source: source, inputName: input.name, preparesValues: sink.wantsWrittenValues)
+        let pipeline = ImportPipeline<R>(
+            source: source, inputName: input.name, preparesValues: sink.wantsWrittenValues,
+            readsPastIssues: options.onError == .skip)
         pipeline.start()
         defer { pipeline.finish() }
         while let batch = pipeline.next() {
@@ -120,7 +124,7 @@ package struct RecordImportRun<R: ImportableRecord> {
             }
             bytesRead = batch.bytesRead
             switch batch.end {
-            case nil, .finished?: break
+            case nil, .finished?, .stoppedAtIssue?: break
             case .fatal(let issue)?: throw issue
             case .failed(let error)?: throw error
             }

@@ -80,6 +80,19 @@ struct JSONRecordReaderTests {
         ])
     }
 
+    @Test("NDJSON: a bad line is skipped on the next read, not when its error is thrown, so a line with no end costs nothing")
+    func badLineSkippedLazily() throws {
+        let bytes = [UInt8](repeating: 0, count: 8 << 20)
+        let reader = try JSONRecordReader(
+            ImportInput(bytes: bytes, name: "zeros.ndjson"), layout: .lines, maximumFieldLength: 10_000, maximumKeyCount: 1_000,
+            chunkSize: 64 * 1024)
+        #expect(throws: JSONRecordError.self) { try reader.next() }
+        #expect(reader.bytesRead <= 64 * 1024, "read \(reader.bytesRead) bytes")
+        // Reading on skips the line: to the end of this input.
+        #expect(try reader.next() == nil)
+        #expect(reader.bytesRead == bytes.count)
+    }
+
     @Test("A syntax error in an array is fatal; value problems spoil one object", arguments: chunkSizes)
     func arrayErrors(chunkSize: Int) throws {
         #expect(try Self.read("[{\"a\": 1},\n{\"a\": 2,}\n,{\"a\": 3}]", layout: .array, chunkSize: chunkSize) == [

@@ -148,6 +148,48 @@ struct RecordImporterTests {
         #expect(try CatalogueSnapshot(catalogue) == before)
     }
 
+    @Test("Under abort nothing past the first bad row is read: a bad NDJSON line with no end costs nothing; under skip it is read through")
+    func abortReadsNoFurther() throws {
+        let zeros = [UInt8](repeating: 0, count: 8 << 20)
+        let aborting = ImportInput(bytes: zeros, name: "zeros.ndjson")
+        let message = issueText { _ = try catalogue.importRecords(Product.self, from: aborting, options: ImportOptions(format: .ndjson)) }
+        #expect(message?.hasPrefix("zeros.ndjson:1: ") == true, "\(message ?? "")")
+        #expect(aborting.bytesRead < 1 << 20, "read \(aborting.bytesRead) bytes")
+        let skipping = ImportInput(bytes: zeros + Array("\n{\"name\": \"Kazoo\", \"type\": \"music\"}\n".utf8), name: "zeros.ndjson")
+        var skipped: [String] = []
+        let counts = try catalogue.importRecords(
+            Product.self, from: skipping, options: ImportOptions(format: .ndjson, onError: .skip), skipped: { skipped.append($0.description) })
+        #expect(counts == ImportCounts(added: 1, skipped: 1))
+        #expect(skipped.count == 1 && skipped[0].hasPrefix("zeros.ndjson:1: "), "\(skipped)")
+        #expect(try catalogue.product(named: "Kazoo") != nil)
+    }
+
+    @Test("Under abort a value over the limit ends reading where the limit is passed, in CSV, JSON and NDJSON; under skip it is read through", arguments: [
+        (RecordFileFormat.csv, "name,type\n", ",t\n"),
+        (.csv, "name,type\n\"", "\",t\n"),
+        (.json, "[{\"name\": \"ok\", \"type\": \"t\"},\n{\"type\": \"t\", \"name\": \"", "\"}]"),
+        (.ndjson, "{\"name\": \"ok\", \"type\": \"t\"}\n{\"type\": \"t\", \"name\": \"", "\"}\n"),
+    ])
+    func overlongValueUnderAbort(format: RecordFileFormat, head: String, tail: String) throws {
+        let bytes = Array(head.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 8 << 20) + Array(tail.utf8)
+        let before = try CatalogueSnapshot(catalogue)
+        let aborting = ImportInput(bytes: bytes, name: "long.\(format)")
+        let message = issueText {
+            _ = try catalogue.importRecords(Product.self, from: aborting, options: ImportOptions(format: format))
+        }
+        #expect(message?.hasPrefix("long.\(format):2: ") == true && message?.hasSuffix(": longer than 10,000 characters") == true,
+                "\(message ?? "")")
+        #expect(aborting.bytesRead < 1 << 20, "read \(aborting.bytesRead) bytes")
+        #expect(try CatalogueSnapshot(catalogue) == before)
+        let skipping = ImportInput(bytes: bytes, name: "long.\(format)")
+        var skipped: [String] = []
+        let counts = try catalogue.importRecords(
+            Product.self, from: skipping, options: ImportOptions(format: format, onError: .skip), skipped: { skipped.append($0.description) })
+        #expect(counts.skipped == 1, "\(skipped)")
+        #expect(skipping.bytesRead == bytes.count)
+        #expect(skipped.first == message)
+    }
+
     @Test("The full-text trigger is back after an import, a dry run and an abort")
     func triggerRestored() throws {
         let schema = try CatalogueSnapshot(catalogue).schema
