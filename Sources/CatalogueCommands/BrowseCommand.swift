@@ -27,7 +27,7 @@ struct BrowseCommand: ParsableCommand {
     @Option(help: ScopeHelp.browseHelp, completion: ScopeHelp.browseCompletion)
     var scope: String?
 
-    @Option(help: ArgumentHelp("Only the section with this title (A–Z or #).", valueName: "title"))
+    @Option(help: ArgumentHelp("Only the section with this title (A–Z or #, in any case, with or without diacritics).", valueName: "title"))
     var section: String?
 
     @Option(help: "Output format: table or json.")
@@ -47,7 +47,7 @@ struct BrowseCommand: ParsableCommand {
         try controller.performFetch()
         var sections = Array(controller.sections.enumerated())
         if let wanted = section {
-            sections = sections.filter { $0.element.name.uppercased() == wanted.uppercased() }
+            sections = sections.filter { Folding.fold($0.element.name) == Folding.fold(wanted) }
             guard !sections.isEmpty else {
                 throw ValidationError(
                     "no section '\(wanted)'; sections: \(controller.sections.map(\.name).joined(separator: ", "))")

@@ -26,6 +26,12 @@ struct BrowseCommandTests {
         #expect(table.standardOutput.contains("\nC ("))
         #expect(table.standardOutput.contains("Côte d'Ivoire"))
         #expect(!table.standardOutput.contains("Bolivia"))
+        // A title is matched as sections are made: ignoring case and diacritics (Å is in A).
+        for (given, title) in [("Ç", "C"), ("å", "A"), ("É", "E")] {
+            let folded = try runner.run(["browse", "--section", given])
+            #expect(folded.status == 0, "\(given): \(folded.standardError)")
+            #expect(folded.standardOutput.contains("\n\(title) ("), "\(given): \(folded.standardOutput.prefix(200))")
+        }
 
         let json = try runner.run(["browse", "--format", "json"])
         let sections = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
