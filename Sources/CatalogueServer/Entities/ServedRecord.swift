@@ -26,20 +26,25 @@ extension ServedRecord {
     /// The search request for `search`, with its scope checked against `validScopes`
     /// (compared ignoring case and diacritics, as the CLI does). Throws a 400 that lists them.
     static func request(for search: SearchQuery, validScopes: [SearchScope]) throws(APIError) -> FetchRequest<Self> {
-        var scope: String?
-        if let given = search.scope {
-            let folded = Folding.fold(given)
-            guard let match = validScopes.first(where: { Folding.fold($0.key) == folded }) else {
-                let error = SearchScopeError(scope: SearchQuery.quoted(given), entity: entity.entity, validScopes: validScopes.map(\.key))
-                throw .badRequest(String(describing: error))
-            }
-            scope = match.key
-        }
+        let scope = try scopeKey(search.scope, among: validScopes)
         do {
             return try searchRequest(matching: search.text, scope: scope, mode: search.mode)
         } catch {
             throw .badRequest(String(describing: error))
         }
+    }
+
+    /// The key of the scope `given` names among `validScopes` (compared ignoring case and
+    /// diacritics), as the entity spells it; nil for nil (the default scope). Throws a 400 that
+    /// lists the valid scopes.
+    static func scopeKey(_ given: String?, among validScopes: [SearchScope]) throws(APIError) -> String? {
+        guard let given else { return nil }
+        let folded = Folding.fold(given)
+        guard let match = validScopes.first(where: { Folding.fold($0.key) == folded }) else {
+            let error = SearchScopeError(scope: SearchQuery.quoted(given), entity: entity.entity, validScopes: validScopes.map(\.key))
+            throw .badRequest(String(describing: error))
+        }
+        return match.key
     }
 
     /// Every scope a search may name: the descriptor's, then the data's.

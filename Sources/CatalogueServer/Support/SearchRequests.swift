@@ -15,24 +15,21 @@ struct SearchRequests: Sendable {
     /// The request `catalogue search` makes for `search`; a 400 listing the valid scopes when
     /// the scope is unknown.
     func request<R: ServedRecord>(_ type: R.Type, for search: SearchQuery) async throws -> FetchRequest<R> {
-        var valid = R.entity.scopes
-        if let scope = search.scope, !valid.contains(where: { Folding.fold($0.key) == Folding.fold(scope) }) {
-            valid += try await dataScopes(R.self)
-        }
-        return try R.request(for: search, validScopes: valid)
+        try R.request(for: search, validScopes: try await validScopes(R.self, naming: search.scope))
     }
 
     /// The key of the scope `search` names, as the entity spells it (nil: the default scope); a
     /// 400 listing the valid scopes when it has none of that name.
     func scopeKey<R: ServedRecord>(_ type: R.Type, for search: SearchQuery) async throws -> String? {
-        guard let given = search.scope else { return nil }
-        let folded = Folding.fold(given)
-        var valid = R.entity.scopes
-        if let scope = valid.first(where: { Folding.fold($0.key) == folded }) { return scope.key }
-        valid += try await dataScopes(R.self)
-        if let scope = valid.first(where: { Folding.fold($0.key) == folded }) { return scope.key }
-        let error = SearchScopeError(scope: SearchQuery.quoted(given), entity: R.entity.entity, validScopes: valid.map(\.key))
-        throw APIError.badRequest(String(describing: error))
+        try R.scopeKey(search.scope, among: try await validScopes(R.self, naming: search.scope))
+    }
+
+    /// The scopes to look `scope` up in: the descriptor's, and the data's only when `scope` is
+    /// not one of those.
+    private func validScopes<R: ServedRecord>(_ type: R.Type, naming scope: String?) async throws -> [SearchScope] {
+        let fixed = R.entity.scopes
+        guard let scope, !fixed.contains(where: { Folding.fold($0.key) == Folding.fold(scope) }) else { return fixed }
+        return fixed + (try await dataScopes(R.self))
     }
 
     /// The scopes the data adds (product types), kept in the cache until the catalogue changes.
