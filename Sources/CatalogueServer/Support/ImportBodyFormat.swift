@@ -1,5 +1,6 @@
 #if Server
 import CatalogueCore
+import Foundation
 
 /// How an import request says what its body is: the `format` parameter first, else the
 /// `Content-Type` header when it names CSV, JSON or NDJSON, else the body's first character, as
@@ -17,10 +18,8 @@ enum ImportBodyFormat {
     /// The format a `Content-Type` value names (its media type, in any case, parameters
     /// ignored), or nil when it names none of ours.
     static func named(byMediaType contentType: String) -> RecordFileFormat? {
-        let mediaType = contentType.prefix { $0 != ";" }
-            .trimmingPrefix(while: \.isWhitespace)
-            .reversed().drop(while: \.isWhitespace).reversed()
-        switch String(mediaType).lowercased() {
+        let mediaType = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+        switch mediaType.lowercased() {
         case "text/csv", "application/csv":
             return .csv
         case "application/json", "text/json":
