@@ -17,7 +17,8 @@ struct SearchCommand: ParsableCommand {
 
             Match modes: prefix (the default: the field starts with the text), contains, words \
             (every word typed starts a word of the field, ranked), terms (every term matches the \
-            name, or equals the year or price).
+            name, or equals the year or price), fuzzy (words, forgiving one typo in a word of 5 to \
+            8 characters and two in a longer one; exact matches first).
 
             Tables end with "N items found", or "50 of 250 shown (--limit 0 for all)" when \
             --limit cut the list; JSON, CSV and NDJSON hold the rows only. Counting stops at \
@@ -30,6 +31,7 @@ struct SearchCommand: ParsableCommand {
               catalogue search united ki --match words
               catalogue search ipad --entity products --scope device
               catalogue search "ipod 2007" --entity products --match terms
+              catalogue search phillipines --match fuzzy
               catalogue search sa --limit 0 --format csv
               catalogue search a --entity products --match contains --count exact
             """)

@@ -1,4 +1,5 @@
 import Foundation
+import CatalogueKit
 import Testing
 
 @Suite("catalogue search (the built binary)")
@@ -272,5 +273,14 @@ struct SearchCommandTests {
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("Examples:"))
         #expect(help.standardOutput.contains("--match"))
+        // The paragraph on match modes names every mode --match takes.
+        let words = help.standardOutput.split(separator: "\n\n").first { $0.hasPrefix("Match modes:") }?
+            .split(whereSeparator: { !$0.isLetter }).map(String.init) ?? []
+        for mode in MatchMode.allCases {
+            #expect(words.contains(mode.rawValue), "the help's match modes leave out \(mode.rawValue)")
+        }
+        #expect(help.standardOutput.contains("catalogue search phillipines --match fuzzy"))
+        let example = try runner.run(["search", "phillipines", "--match", "fuzzy", "--format", "json"])
+        #expect(try example.jsonNames() == ["Philippines"], "the help's fuzzy example finds what it means")
     }
 }

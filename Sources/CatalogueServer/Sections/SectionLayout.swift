@@ -81,11 +81,12 @@ struct SectionLayout<R: ServedRecord>: Sendable {
         return rule.sectionName(first: first, foldedFirst: foldedFirst)
     }
 
-    /// The section named by a path segment: `-` is the untitled section, letters in either case.
+    /// The section named by a path segment: `-` is the untitled section; a letter is compared
+    /// ignoring case and diacritics, as `catalogue browse --section` compares it (`é` is `E`).
     func title(fromPathSegment segment: String) -> String? {
         if segment == "-" { return isRanked ? "" : nil }
-        let title = segment.uppercased()
-        return titles.contains(title) && !title.isEmpty ? title : nil
+        let wanted = Folding.fold(segment)
+        return titles.first { !$0.isEmpty && Folding.fold($0) == wanted }
     }
 }
 #endif

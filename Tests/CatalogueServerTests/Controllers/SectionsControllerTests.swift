@@ -196,6 +196,8 @@ struct SectionsControllerTests {
             }
             let lower = try await client.get("/api/countries/sections/s?limit=1")
             #expect(try lower.decode(Batch<Country>.self).title == "S")
+            let accented = try await client.get("/api/countries/sections/%C3%A9?limit=1")
+            #expect(try accented.decode(Batch<Country>.self).title == "E", "é is the section E: \(accented.text)")
             let other = try await client.get("/api/countries/sections/%23?scope=capital")
             #expect(other.status == .notFound, "no capital starts with a non-letter: \(other.text)")
         }
