@@ -192,6 +192,23 @@ struct ImportCommandTests {
         #expect(partial.status == 0)
     }
 
+    @Test("A spreadsheet's UTF-16 \"Unicode text\" is refused in one line with the iconv command; converted, it imports")
+    func utf16File() throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let text = "name,type,year,price\r\nCrème brûlée,dessert,2020,4.5\r\n"
+        let file = try Self.write(try #require(text.data(using: .utf16)).map { $0 }, "sheet.csv", in: runner)
+        let before = try runner.run(["export", "products", "--format", "csv"])
+        let refused = try runner.run(["import", "products", file])
+        #expect(refused.status == 1)
+        #expect(refused.standardError == "catalogue: error: \(file):1: encoding: UTF-16LE text, not UTF-8; convert it first: iconv -f UTF-16LE -t UTF-8\n")
+        #expect(try runner.run(["export", "products", "--format", "csv"]).standardOutput == before.standardOutput)
+        let converted = try runner.runProgram("/bin/sh", ["-c", "iconv -f UTF-16LE -t UTF-8 '\(file)' | '\(CommandRunner.executable.path)' import products -"])
+        #expect(converted.status == 0, "\(converted.standardError)")
+        #expect(try runner.run(["search", "creme brulee", "--entity", "products", "--format", "json"]).jsonNames().contains("Crème brûlée"))
+        #expect(converted.standardOutput.hasPrefix("Imported 1 product (1 added, "), "\(converted.standardOutput)")
+    }
+
     @Test("A CRLF file with a UTF-8 byte order mark")
     func crlfAndByteOrderMark() throws {
         let runner = try Self.preparedRunner()

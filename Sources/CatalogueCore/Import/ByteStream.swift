@@ -45,15 +45,19 @@ final class ByteStream {
         return count > 0
     }
 
-    /// Skips a UTF-8 byte order mark (EF BB BF) at the start of the input.
+    /// Skips a UTF-8 byte order mark (EF BB BF) at the start of the input; throws
+    /// ``ImportEncodingError`` when the input starts as UTF-16 or UTF-32 text.
     func skipByteOrderMark() throws {
         let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
-        // A pipe may deliver fewer than three bytes at first: read until there are three.
-        while count - position < 3 {
+        // A pipe may deliver fewer bytes at first: read until there are four, enough to tell.
+        while count - position < 4 {
             let read = try input.read(into: UnsafeMutableRawBufferPointer(
                 rebasing: storage[count...]))
             if read == 0 { break }
             count += read
+        }
+        if let encoding = ImportEncodingError.encoding(ofStart: UnsafeBufferPointer(start: bytes + position, count: count - position)) {
+            throw ImportEncodingError(encoding: encoding)
         }
         if count - position >= 3, (0..<3).allSatisfy({ bytes[position + $0] == mark[$0] }) {
             position += 3

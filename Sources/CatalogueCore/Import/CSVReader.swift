@@ -55,7 +55,8 @@ public final class CSVReader {
         stream.input.bytesRead
     }
 
-    /// A reader of `input`; skips a byte order mark at its start. A field longer than
+    /// A reader of `input`; skips a UTF-8 byte order mark at its start, and throws
+    /// ``ImportEncodingError`` for UTF-16 or UTF-32 text. A field longer than
     /// `maximumFieldLength` characters (Unicode scalars), or a record with more than
     /// `maximumFieldCount` fields, is an error.
     public convenience init(

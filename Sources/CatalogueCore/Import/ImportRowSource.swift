@@ -17,6 +17,16 @@ struct SourceRow {
 /// syntax error in a JSON array.
 struct FatalImportIssue: Error {
     let issue: ImportIssue
+
+    /// Runs `open` (a reader's creation), reporting an input that is not UTF-8 as a problem on
+    /// its first line: "sheet.csv:1: encoding: UTF-16LE text, not UTF-8; convert it first: …".
+    static func reportingEncoding<Reader>(of input: ImportInput, _ open: () throws -> Reader) throws -> Reader {
+        do {
+            return try open()
+        } catch let error as ImportEncodingError {
+            throw FatalImportIssue(issue: ImportIssue(source: input.name, line: 1, column: nil, reason: "encoding: \(error)"))
+        }
+    }
 }
 
 /// The rows of an import file. `next()` throws ``ImportIssue`` for a bad row (the next call goes
@@ -72,7 +82,7 @@ final class CSVRowSource: ImportRowSource {
     init(_ input: ImportInput, columns: [ImportColumn], stopsAtOverlongField: Bool = false) throws {
         source = input.name
         self.columns = columns
-        let reader = try CSVReader(input)
+        let reader = try FatalImportIssue.reportingEncoding(of: input) { try CSVReader(input) }
         self.reader = reader
         let matcher = ImportColumnMatcher(columns)
         let record: CSVRecord?
@@ -151,7 +161,7 @@ final class JSONRowSource: ImportRowSource {
     ///   ``JSONRecordReader/stopsAtOverlongValue``), for an import that stops at its first bad row.
     init(_ input: ImportInput, columns: [ImportColumn], layout: JSONRecordReader.Layout, stopsAtOverlongValue: Bool = false) throws {
         source = input.name
-        reader = try JSONRecordReader(input, layout: layout)
+        reader = try FatalImportIssue.reportingEncoding(of: input) { try JSONRecordReader(input, layout: layout) }
         reader.stopsAtOverlongValue = stopsAtOverlongValue
         matcher = ImportColumnMatcher(columns)
         emptyValues = Array(repeating: .null, count: columns.count)

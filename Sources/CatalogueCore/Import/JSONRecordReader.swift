@@ -60,7 +60,8 @@ public final class JSONRecordReader {
         stream.input.bytesRead
     }
 
-    /// A reader of `input`; skips a byte order mark at its start. A string longer than
+    /// A reader of `input`; skips a UTF-8 byte order mark at its start, and throws
+    /// ``ImportEncodingError`` for UTF-16 or UTF-32 text. A string longer than
     /// `maximumFieldLength` characters (Unicode scalars), or an object with more than
     /// `maximumKeyCount` keys, makes its record fail.
     public convenience init(

@@ -89,6 +89,23 @@ struct CSVReaderTests {
         ])
     }
 
+    @Test("UTF-16 and UTF-32 text, with or without a byte order mark, is refused before a record is read", arguments: chunkSizes)
+    func otherUnicodeEncodings(chunkSize: Int) throws {
+        let text = "name,type\nBrio,device\n"
+        let encoded: [(String.Encoding, ImportEncodingError.Encoding)] = [
+            (.utf16, .utf16LittleEndian), (.utf16LittleEndian, .utf16LittleEndian), (.utf16BigEndian, .utf16BigEndian),
+            (.utf32, .utf32LittleEndian), (.utf32LittleEndian, .utf32LittleEndian), (.utf32BigEndian, .utf32BigEndian),
+        ]
+        for (encoding, expected) in encoded {
+            let bytes = try #require(text.data(using: encoding)).map { $0 }
+            #expect(throws: ImportEncodingError(encoding: expected), "\(encoding)") {
+                _ = try Self.read(bytes, chunkSize: chunkSize)
+            }
+        }
+        // UTF-8, with or without its mark, is read.
+        #expect(try Self.read([0xEF, 0xBB, 0xBF] + Array(text.utf8), chunkSize: chunkSize).count == 2)
+    }
+
     @Test("An unterminated quote runs to the end, reported on the line its record starts", arguments: chunkSizes)
     func unterminatedQuote(chunkSize: Int) throws {
         #expect(try Self.read("a,b\n1,\"open\nstill open\nend", chunkSize: chunkSize) == [

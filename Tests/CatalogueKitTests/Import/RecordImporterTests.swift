@@ -148,6 +148,28 @@ struct RecordImporterTests {
         #expect(try CatalogueSnapshot(catalogue) == before)
     }
 
+    @Test("A UTF-16 file, CSV or JSON, is refused on its first line with the command that converts it; nothing changes")
+    func otherUnicodeEncoding() throws {
+        let before = try CatalogueSnapshot(catalogue)
+        let files: [(String, RecordFileFormat?, String.Encoding)] = [
+            ("sheet.csv", .csv, .utf16), ("sheet.json", .json, .utf16BigEndian), ("sheet.ndjson", .ndjson, .utf16LittleEndian),
+            ("-", nil, .utf16),
+        ]
+        let texts: [RecordFileFormat: String] = [
+            .csv: "name,type\nKazoo,music\n", .json: "[{\"name\": \"Kazoo\", \"type\": \"music\"}]",
+            .ndjson: "{\"name\": \"Kazoo\", \"type\": \"music\"}\n",
+        ]
+        for (name, format, encoding) in files {
+            let bytes = try #require(texts[format ?? .csv]!.data(using: encoding)).map { $0 }
+            let input = ImportInput(bytes: bytes, name: name)
+            let expected = encoding == .utf16BigEndian ? "UTF-16BE" : "UTF-16LE"
+            #expect(issueText {
+                _ = try catalogue.importRecords(Product.self, from: input, options: ImportOptions(format: format ?? input.sniffedFormat()))
+            } == "\(name):1: encoding: \(expected) text, not UTF-8; convert it first: iconv -f \(expected) -t UTF-8")
+        }
+        #expect(try CatalogueSnapshot(catalogue) == before)
+    }
+
     @Test("Under abort nothing past the first bad row is read: a bad NDJSON line with no end costs nothing; under skip it is read through")
     func abortReadsNoFurther() throws {
         let zeros = [UInt8](repeating: 0, count: 8 << 20)

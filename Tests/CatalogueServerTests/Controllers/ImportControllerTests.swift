@@ -122,6 +122,11 @@ struct ImportControllerTests {
             let json = try await client.post("/api/products/import?format=json", #"[{"name": "x", "type": "y"},"#)
             #expect(json.status == .badRequest)
             #expect(json.errorMessage?.hasPrefix("body:1:") == true, "\(json.text)")
+            let utf16 = try await client.execute(
+                uri: "/api/products/import", method: .post, headers: [.authorization: "Bearer \(ServerFixture.token)"],
+                body: ByteBuffer(bytes: try #require("name,type\nx,y\n".data(using: .utf16))))
+            #expect(utf16.status == .badRequest)
+            #expect(utf16.errorMessage == "body:1: encoding: UTF-16LE text, not UTF-8; convert it first: iconv -f UTF-16LE -t UTF-8")
         }
         #expect(try await fixture.catalogue.fetchCount(FetchRequest<Product>()) == before)
     }
