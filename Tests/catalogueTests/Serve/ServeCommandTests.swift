@@ -117,7 +117,11 @@ struct ServeCommandTests {
             let alone = runner.directory.appendingPathComponent("alone")
             try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
             let copy = alone.appendingPathComponent("catalogue")
-            try FileManager.default.copyItem(at: CommandRunner.executable, to: copy)
+            // Copied by cp(1), not in this process: a child another test forks meanwhile would
+            // inherit the copy's open descriptor, and running the copy would fail with "Text
+            // file busy" (ETXTBSY) until that child execs.
+            let copied = try runner.runProgram("/bin/cp", [CommandRunner.executable.path, copy.path])
+            try #require(copied.status == 0, "\(copied.standardError)")
             let missing = try runner.runProgram(copy.path, ["serve", "--port", "0"])
             #expect(missing.status == 1)
             #expect(missing.standardError == "catalogue: error: catalogue serve runs \(alone.path)/catalogue-server, which is missing or not executable: build it (swift build --product catalogue-server) and install it next to catalogue\n")
