@@ -83,7 +83,7 @@ package struct CatalogueCommand: AsyncParsableCommand {
     ///
     /// On the main actor, as a `@main` type's own `main` is: the commands run on the main
     /// thread, which is the thread `catalogue import` takes its signals on
-    /// (``ImportSignals/install(clearsLine:)`` unblocks them for the calling thread only).
+    /// (``InterruptSignals/install(clearsLine:message:)`` unblocks them for the calling thread only).
     @MainActor
     package static func main(server: ServeServer?) async {
         #if Server
@@ -140,7 +140,7 @@ package struct CatalogueCommand: AsyncParsableCommand {
         if let cleanExit = error as? ExitCode {
             return cleanExit.rawValue
         }
-        if let interrupted = error as? ImportInterruptedAfterCommit {
+        if let interrupted = error as? InterruptedAfterCommit {
             standardError("catalogue: \(interrupted)")
             return 128 + interrupted.signal
         }

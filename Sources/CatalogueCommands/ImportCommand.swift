@@ -105,7 +105,7 @@ struct ImportCommand: ParsableCommand {
     private func importRecords<R: CatalogueRecord>(_ type: R.Type, from input: ImportInput, options: ImportOptions) throws {
         let bar = ImportProgressBar()
         defer { bar.clear() }
-        ImportSignals.install(clearsLine: bar.enabled)
+        InterruptSignals.install(clearsLine: bar.enabled, message: "catalogue: interrupted; nothing was imported")
         let start = monotonicSeconds()
         let skipped: (ImportIssue) -> Void = { issue in
             bar.clear()
@@ -127,7 +127,7 @@ struct ImportCommand: ParsableCommand {
         } else {
             let catalogue = try global.openCatalogue(access: .readWrite, writeLockTimeout: writeLockTimeout)
             let progress: (ImportProgress) -> Void = { progress in
-                if progress.phase == .committing { ImportSignals.committing() }
+                if progress.phase == .committing { InterruptSignals.committing() }
                 bar.update(progress)
             }
             counts = try catalogue.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
@@ -140,8 +140,8 @@ struct ImportCommand: ParsableCommand {
         } catch let error as StandardOutputError where !error.isBrokenPipe {
             throw ImportReportError(output: error, written: !dryRun && counts.added + counts.updated > 0)
         }
-        let signal = ImportSignals.pendingSignal
-        if signal != 0 { throw ImportInterruptedAfterCommit(signal: signal) }
+        let signal = InterruptSignals.pendingSignal
+        if signal != 0 { throw InterruptedAfterCommit(signal: signal, what: "the import was committed") }
         if counts.imported == 0, counts.skipped > 0 {
             standardError("catalogue: error: nothing imported: every row of \(input.name) was skipped")
             throw ExitCode(1)
@@ -159,8 +159,8 @@ struct ImportCommand: ParsableCommand {
         let temporary = Catalogue.firstImportTemporaryPath(for: global.databasePath)
         let progress: (ImportProgress) -> Void = { progress in
             switch progress.phase {
-            case .committing: ImportSignals.committing()
-            case .rows, .indexing: ImportSignals.removeOnInterrupt(temporary)
+            case .committing: InterruptSignals.committing()
+            case .rows, .indexing: InterruptSignals.removeOnInterrupt(temporary)
             case .waitingForWriter: break  // another import's file
             }
             bar.update(progress)
@@ -203,15 +203,6 @@ struct ImportCommand: ParsableCommand {
     }
 }
 
-/// A signal arrived while the import was committing: the summary is out, the process ends
-/// with status 128 + signal.
-struct ImportInterruptedAfterCommit: Error, CustomStringConvertible {
-    let signal: Int32
-
-    var description: String {
-        "interrupted (signal \(signal)) after the import was committed"
-    }
-}
 
 /// The summary of an import could not be written; says whether the import landed anyway.
 struct ImportReportError: Error, CustomStringConvertible {

@@ -56,4 +56,24 @@ struct FullDiskTests {
             print("full disk: \(mounted ? "4 MB tmpfs" : "ulimit -f 4096"): \(lines.first ?? "")")
         }
     }
+
+    @Test("An export to a file that cannot be written whole: one error line, the old file kept, no temporary file left")
+    func exportOntoFullDisk() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            #expect(try runner.run(["search", "x"]).status == 0)
+            let path = runner.directory.appendingPathComponent("countries.json").path
+            try "old".write(toFile: path, atomically: true, encoding: .utf8)
+            // 64 KiB at most per file (ulimit -f counts 1 KiB blocks in bash); the export is about 118 KiB.
+            let result = try Self.bash(
+                "ulimit -f 64; trap '' XFSZ; exec '\(CommandRunner.executable.path)' export countries '\(path)'",
+                environment: ["CATALOGUE_DB": runner.databasePath, "HOME": runner.directory.path])
+            #expect(result.status == 1)
+            #expect(result.error == "catalogue: error: cannot write \(path): File too large\n")
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+            let left = try FileManager.default.contentsOfDirectory(atPath: runner.directory.path).filter { $0.contains(".exporting-") }
+            #expect(left.isEmpty, "\(left)")
+        }
+    }
 }
