@@ -21,7 +21,8 @@ extension Catalogue {
     ///
     /// - Parameters:
     ///   - url: `postgres://user:password@host:port/database` (`postgresql://` too;
-    ///     `?sslmode=disable|prefer|require`; the password may come from `PGPASSWORD`).
+    ///     `?sslmode=disable|prefer|require|verify-ca|verify-full&sslrootcert=PATH`, as libpq; the
+    ///     password may come from `PGPASSWORD`).
     ///   - options: pool size, deadlines, seeding, app migrations, LISTEN/NOTIFY.
     public static func connect(to url: String, options: PostgresEngine.Options = PostgresEngine.Options()) throws -> Catalogue {
         Catalogue(engine: try PostgresEngine(url: url, options: options))

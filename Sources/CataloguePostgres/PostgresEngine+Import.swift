@@ -16,7 +16,7 @@ extension PostgresEngine {
         unlimited.statementTimeout = nil
         let runner = PostgresStatementRunner(
             target: .connection(lease.connection),
-            context: PostgresEngineContext(targetDescription: location, options: unlimited, logger: context.logger))
+            context: PostgresEngineContext(targetDescription: location, options: unlimited, logger: context.logger, tls: context.tls))
         let session = PostgresSession(runner: runner)
         let run = RecordImportRun<R>(options: options)
         try runner.execute("BEGIN")

@@ -53,7 +53,8 @@ public final class PostgresEngine: CatalogueEngine {
         self.target = target
         var logger = Logger(label: "catalogue.postgres")
         logger.logLevel = .critical
-        let context = PostgresEngineContext(targetDescription: target.description, options: options, logger: logger)
+        let context = PostgresEngineContext(
+            targetDescription: target.description, options: options, logger: logger, tls: try PostgresTLS(target: target))
         self.context = context
         let connection = try Self.connect(target, context: context)
         defer { Self.close(connection) }
@@ -65,7 +66,7 @@ public final class PostgresEngine: CatalogueEngine {
             serverVersion: server.version, listenNotify: server.listenNotify, trigramIndexes: hasTrigramIndexes)
         var configuration = PostgresClient.Configuration(
             host: target.host, port: target.port, username: target.user, password: target.password,
-            database: target.database, tls: Self.clientTLS(target.tls))
+            database: target.database, tls: context.tls.client)
         configuration.options.maximumConnections = options.maximumConnections
         configuration.options.connectTimeout = options.connectTimeout
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -139,7 +140,7 @@ public final class PostgresEngine: CatalogueEngine {
     static func connect(_ target: PostgresTarget, context: PostgresEngineContext) throws -> PostgresConnection {
         var configuration = PostgresConnection.Configuration(
             host: target.host, port: target.port, username: target.user, password: target.password,
-            database: target.database, tls: connectionTLS(target.tls))
+            database: target.database, tls: context.tls.connection)
         configuration.options.connectTimeout = .seconds(context.options.connectTimeout.components.seconds)
         let logger = context.logger
         let settings = configuration
@@ -187,22 +188,6 @@ public final class PostgresEngine: CatalogueEngine {
             }
         }
         return (version, listens)
-    }
-
-    static func connectionTLS(_ mode: PostgresTarget.TLSMode) -> PostgresConnection.Configuration.TLS {
-        switch mode {
-        case .disable: .disable
-        case .prefer: .prefer(try! NIOSSLContext(configuration: .makeClientConfiguration()))
-        case .require: .require(try! NIOSSLContext(configuration: .makeClientConfiguration()))
-        }
-    }
-
-    static func clientTLS(_ mode: PostgresTarget.TLSMode) -> PostgresClient.Configuration.TLS {
-        switch mode {
-        case .disable: .disable
-        case .prefer: .prefer(.makeClientConfiguration())
-        case .require: .require(.makeClientConfiguration())
-        }
     }
 }
 #endif

@@ -74,16 +74,35 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
         switch error.code {
         case .authMechanismRequiresPassword:
             return "the server wants a password and none was given (add it to the URL or set PGPASSWORD)"
+        case .sslUnsupported:
+            return "the server does not offer TLS, which the URL's sslmode requires (sslmode=prefer connects without it)"
         case .connectionError, .serverClosedConnection, .uncleanShutdown:
             let underlying = error.underlying.map { "\($0)" } ?? ""
             if underlying.contains("Connection refused") { return "connection refused (is the server running?)" }
+            if let tls = tlsReason(underlying) { return tls }
             if underlying.contains("connectTimeout") || underlying.contains("timed out") { return "timed out" }
             if underlying.lowercased().contains("resolve") || underlying.contains("NXDOMAIN") { return "unknown host" }
             if error.code == .serverClosedConnection || error.code == .uncleanShutdown { return "the server closed the connection" }
             return underlying.isEmpty ? "\(error.code)" : underlying
         default:
-            return error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)"
+            let underlying = error.underlying.map { "\($0)" } ?? ""
+            if let tls = tlsReason(underlying) { return tls }
+            return underlying.isEmpty ? "\(error.code)" : "\(error.code): \(underlying)"
         }
+    }
+
+    /// A short reason for a failed TLS handshake, from NIOSSL's description of it.
+    private static func tlsReason(_ underlying: String) -> String? {
+        if underlying.contains("failedToValidateHostname") || underlying.contains("HOSTNAME_MISMATCH") {
+            return "the server's certificate is not for this host (sslmode=verify-full checks the name; verify-ca does not)"
+        }
+        if underlying.contains("CERTIFICATE_VERIFY_FAILED") {
+            return "the server's certificate is not signed by a trusted authority (give the authority's certificate with sslrootcert=PATH, or use sslmode=require, which does not check it)"
+        }
+        if underlying.contains("handshakeFailed") {
+            return "the TLS handshake failed: " + underlying
+        }
+        return nil
     }
 }
 #endif

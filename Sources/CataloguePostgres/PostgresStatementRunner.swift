@@ -79,5 +79,7 @@ struct PostgresEngineContext: Sendable {
     let targetDescription: String
     let options: PostgresEngine.Options
     let logger: Logger
+    /// The TLS settings of every connection.
+    let tls: PostgresTLS
 }
 #endif

@@ -4,8 +4,10 @@ import Foundation
 /// Where a PostgreSQL catalogue is: `postgres://user:password@host:port/database`, parsed.
 ///
 /// The user defaults to `postgres`, the port to 5432, the database to the user's name; the
-/// password may also come from `PGPASSWORD`. `?sslmode=disable|prefer|require` chooses TLS
-/// (default `prefer`, as libpq). ``description`` never shows the password.
+/// password may also come from `PGPASSWORD`. `?sslmode=disable|prefer|require|verify-ca|verify-full`
+/// chooses TLS as libpq does (default `prefer`: encrypted when the server offers it, the
+/// certificate not checked), and `&sslrootcert=PATH` the authority a certificate is checked
+/// against. ``description`` never shows the password.
 ///
 /// ```swift
 /// let target = try PostgresTarget(url: "postgres://reader:secret@db.example:5433/catalogue")
@@ -13,10 +15,20 @@ import Foundation
 /// ```
 public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// TLS use, as libpq's `sslmode` says it.
-    public enum TLSMode: String, Sendable, Hashable {
-        /// `disable`: plain TCP; `prefer`: TLS when the server offers it; `require`: TLS or no
-        /// connection.
-        case disable, prefer, require
+    public enum TLSMode: String, Sendable, Hashable, CaseIterable {
+        /// `disable`: plain TCP.
+        case disable
+        /// `prefer`: TLS when the server offers it, plain TCP otherwise; the certificate is not
+        /// checked.
+        case prefer
+        /// `require`: TLS or no connection; the certificate is not checked (unless
+        /// ``PostgresTarget/rootCertificatePath`` is given, as in libpq).
+        case require
+        /// `verify-ca`: TLS with a certificate signed by a trusted authority
+        /// (``PostgresTarget/rootCertificatePath``, or the system's).
+        case verifyCA = "verify-ca"
+        /// `verify-full`: as `verify-ca`, and the certificate must name the host.
+        case verifyFull = "verify-full"
     }
 
     /// The server's host name or address.
@@ -31,15 +43,21 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     public var database: String
     /// Whether to use TLS.
     public var tls: TLSMode
+    /// A PEM file of the certificate authorities to trust (`sslrootcert`); nil: the system's.
+    public var rootCertificatePath: String?
 
     /// A target from its parts; the database defaults to the user's name, as in libpq.
-    public init(host: String, port: Int = 5432, user: String = "postgres", password: String? = nil, database: String? = nil, tls: TLSMode = .prefer) {
+    public init(
+        host: String, port: Int = 5432, user: String = "postgres", password: String? = nil, database: String? = nil,
+        tls: TLSMode = .prefer, rootCertificatePath: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.user = user
         self.password = password
         self.database = database ?? user
         self.tls = tls
+        self.rootCertificatePath = rootCertificatePath
     }
 
     /// Whether `text` names a PostgreSQL database (`postgres://` or `postgresql://`), rather than a file.
@@ -70,19 +88,31 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         }
         self.database = database.isEmpty ? user : database
         var tls = TLSMode.prefer
+        var rootCertificatePath: String?
         for item in components.queryItems ?? [] {
             switch item.name {
             case "sslmode":
                 guard let mode = item.value.flatMap(TLSMode.init(rawValue:)) else {
+                    let modes = TLSMode.allCases.map(\.rawValue).joined(separator: ", ")
                     throw PostgresEngineError.badURL(
-                        Self.redacted(text), reason: "sslmode must be disable, prefer or require, not \(item.value ?? "empty")")
+                        Self.redacted(text), reason: "sslmode must be one of \(modes), not \(item.value ?? "empty")")
                 }
                 tls = mode
+            case "sslrootcert":
+                guard let path = item.value, !path.isEmpty else {
+                    throw PostgresEngineError.badURL(Self.redacted(text), reason: "sslrootcert needs a file: sslrootcert=PATH")
+                }
+                rootCertificatePath = path
             default:
-                throw PostgresEngineError.badURL(Self.redacted(text), reason: "unknown parameter \(item.name) (known: sslmode)")
+                throw PostgresEngineError.badURL(Self.redacted(text), reason: "unknown parameter \(item.name) (known: sslmode, sslrootcert)")
             }
         }
+        if rootCertificatePath != nil, tls == .disable || tls == .prefer {
+            throw PostgresEngineError.badURL(
+                Self.redacted(text), reason: "sslrootcert needs sslmode=require, verify-ca or verify-full (with \(tls.rawValue) no certificate is checked)")
+        }
         self.tls = tls
+        self.rootCertificatePath = rootCertificatePath
     }
 
     /// `postgres://user@host:port/database`: no password.

@@ -54,6 +54,36 @@ extension PostgresTestServer {
         try write(settings, to: data.appendingPathComponent("postgresql.conf"), owner: user, append: true)
     }
 
+    /// Makes a self-signed certificate for `localhost` with `openssl` (its copy for clients is
+    /// ``PostgresTestServer/certificatePath``) and turns TLS on with it.
+    static func offerTLS(directory: URL, user: ServerUser?) throws {
+        let data = directory.appendingPathComponent("data")
+        let certificate = data.appendingPathComponent("server.crt")
+        let key = data.appendingPathComponent("server.key")
+        let result = try Subprocess.run(
+            "/usr/bin/openssl",
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+             "-addext", "subjectAltName=DNS:localhost", "-keyout", key.path, "-out", certificate.path])
+        guard result.status == 0 else {
+            throw PostgresTestServerError.commandFailed(command: "openssl req", status: result.status, output: result.errorOutput + result.output)
+        }
+        // The server refuses a key others can read; the client's copy sits outside its directory.
+        chmod(key.path, 0o600)
+        for file in [certificate, key] {
+            if let user { _ = chown(file.path, user.uid, user.gid) }
+        }
+        try FileManager.default.copyItem(at: certificate, to: directory.appendingPathComponent("server.crt"))
+        chmod(directory.appendingPathComponent("server.crt").path, 0o644)
+        let settings = """
+
+            ssl = on
+            ssl_cert_file = 'server.crt'
+            ssl_key_file = 'server.key'
+
+            """
+        try write(settings, to: data.appendingPathComponent("postgresql.conf"), owner: user, append: true)
+    }
+
     static func write(_ text: String, to file: URL, owner user: ServerUser?, append: Bool) throws {
         if append {
             let handle = try FileHandle(forWritingTo: file)

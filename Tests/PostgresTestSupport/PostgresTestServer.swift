@@ -44,6 +44,12 @@ public final class PostgresTestServer: Sendable {
     public var dataDirectory: URL { directory.appendingPathComponent("data") }
     /// The server log.
     public var logFile: URL { directory.appendingPathComponent("server.log") }
+    /// The self-signed certificate of a server started with `tls: true`, for clients to trust
+    /// (`sslrootcert`); nil for a server without TLS.
+    public var certificatePath: String? {
+        let path = directory.appendingPathComponent("server.crt").path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
 
     private init(port: Int, directory: URL, binaries: PostgresBinaries, user: ServerUser?, watchdog: Process, postmaster: Process) {
         self.port = port
@@ -88,8 +94,10 @@ public final class PostgresTestServer: Sendable {
     // MARK: - Starting and stopping
 
     /// Starts a server of its own (most tests use ``shared()``). Its watchdog stops and removes
-    /// it once process `owner` (this one by default) has exited.
-    public static func start(owner: pid_t = getpid()) throws -> PostgresTestServer {
+    /// it once process `owner` (this one by default) has exited. `tls`: the server offers TLS
+    /// with a self-signed certificate for `localhost` (``certificatePath``), as Debian's
+    /// PostgreSQL does with its own.
+    public static func start(owner: pid_t = getpid(), tls: Bool = false) throws -> PostgresTestServer {
         guard case .available(let binaries) = PostgresBinaries.locate() else {
             throw PostgresTestServerError.notInstalled(skipReason ?? PostgresBinaries.installCommand)
         }
@@ -104,6 +112,7 @@ public final class PostgresTestServer: Sendable {
         }
         do {
             try initialize(directory: directory, binaries: binaries, user: user)
+            if tls { try offerTLS(directory: directory, user: user) }
             var lastError: (any Error)?
             for _ in 0..<5 {
                 let port = try FreePort.find()

@@ -194,6 +194,25 @@ struct PostgresCommandTests {
                 + "database \"no_such_database\" does not exist\n")
         }
     }
+
+    @Test("A server with TLS and a self-signed certificate, as Debian's: found by default; verify-full says why not in one line", .requiresPostgres)
+    func selfSignedServer() async throws {
+        try await onOwnThread {
+            let server = try PostgresTestServer.start(tls: true)
+            defer { try? server.stop() }
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let url = try server.createDatabase(prefix: "cli_tls").url
+            let found = try runner.run(["search", "bog", "--scope", "capital", "--format", "json", "--db", url])
+            #expect(found.status == 0, "\(found.standardError)")
+            #expect(try found.jsonNames() == ["Colombia"])
+            let verified = try runner.run(["search", "bog", "--db", url + "?sslmode=verify-full"])
+            #expect(verified.status == 1)
+            #expect(verified.standardError.hasPrefix("catalogue: error: cannot connect to postgres://postgres@127.0.0.1:\(server.port)/"))
+            #expect(verified.standardError.hasSuffix(": the server's certificate is not signed by a trusted authority "
+                + "(give the authority's certificate with sslrootcert=PATH, or use sslmode=require, which does not check it)\n"))
+        }
+    }
     #else
     @Test("Without the PostgreSQL trait, a postgres:// location says how to build with it, in one line, exit 1")
     func notBuilt() async throws {
