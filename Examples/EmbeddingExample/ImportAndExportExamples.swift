@@ -12,6 +12,13 @@ func importAndExport(catalogue: Catalogue) throws {
     try catalogue.exportRecords(Country.self, format: .ndjson, to: .standardOutput())
 }
 
+/// The article's export to a function of one's own.
+func exportToBlocks(catalogue: Catalogue) throws -> [[UInt8]] {
+    var blocks: [[UInt8]] = []
+    try catalogue.exportRecords(Product.self, format: .csv, to: ExportOutput { blocks.append($0) })
+    return blocks
+}
+
 /// Run first by main.swift, before any connection opens.
 func disableMemoryStatistics() {
     // First thing in main, before any Catalogue or Connection is opened:

@@ -39,8 +39,8 @@ public enum CatalogueServer {
             logger: logger)
     }
 
-    /// The routes: the page, then for each entity its search, sections, scopes, changes, import
-    /// and records (literal paths before `/{key}`), behind the access log, CORS (only with a
+    /// The routes: the page, then for each entity its search, sections, scopes, changes, import,
+    /// export and records (literal paths before `/{key}`), behind the access log, CORS (only with a
     /// configured origin), security headers and JSON errors.
     static func makeRouter(
         catalogue: Catalogue, options: ServerOptions, broadcaster: ChangeBroadcaster, logger: Logger
@@ -58,16 +58,17 @@ public enum CatalogueServer {
         router.add(middleware: JSONErrorMiddleware(logger: logger))
         router.addRoutes(PageController(assets: .embedded).endpoints)
         let importRunner = ImportRunner()
+        let exportGate = ExportGate()
         addAPI(for: Country.self, to: router, catalogue: catalogue, options: options, broadcaster: broadcaster,
-               importRunner: importRunner, logger: logger)
+               importRunner: importRunner, exportGate: exportGate, logger: logger)
         addAPI(for: Product.self, to: router, catalogue: catalogue, options: options, broadcaster: broadcaster,
-               importRunner: importRunner, logger: logger)
+               importRunner: importRunner, exportGate: exportGate, logger: logger)
         return router
     }
 
     private static func addAPI<R: ServedRecord>(
         for type: R.Type, to router: Router<BasicRequestContext>, catalogue: Catalogue, options: ServerOptions,
-        broadcaster: ChangeBroadcaster, importRunner: ImportRunner, logger: Logger
+        broadcaster: ChangeBroadcaster, importRunner: ImportRunner, exportGate: ExportGate, logger: Logger
     ) {
         let base = "/api/\(R.entity.plural)"
         let cache = broadcaster.cache
@@ -85,6 +86,8 @@ public enum CatalogueServer {
                 runner: importRunner, logger: logger
             ).endpoints,
             atPath: RouterPath(base + "/import"))
+        router.addRoutes(
+            ExportController<R>(catalogue: catalogue, gate: exportGate, logger: logger).endpoints, atPath: RouterPath(base + "/export"))
         router.addRoutes(RecordsController<R>(catalogue: catalogue).endpoints, atPath: RouterPath(base))
     }
 }

@@ -238,6 +238,35 @@ def test_import_bad_format_is_a_400(server):
     exchange(server, "POST", "/api/products/import?onError=maybe", 400, "name,type\n", auth(server))
 
 
+@pytest.mark.parametrize(
+    "entity, fmt, content_type",
+    [
+        ("countries", "csv", "text/csv"),
+        ("products", "json", "application/json"),
+        ("products", "ndjson", "application/x-ndjson"),
+    ],
+)
+def test_export_is_a_download_that_imports_back_unchanged(server, entity, fmt, content_type):
+    template, operation = operation_for("GET", f"/api/{entity}/export")
+    assert content_type in operation["responses"]["200"]["content"], template
+    with urllib.request.urlopen(f"{server.url}/api/{entity}/export?format={fmt}", timeout=30) as response:
+        assert response.status == 200
+        assert response.headers["Content-Type"].startswith(content_type)
+        assert response.headers["Content-Disposition"] == f'attachment; filename="{entity}.{fmt}"'
+        body = response.read()
+    if fmt == "json":
+        assert isinstance(json.loads(body), list)
+    rows = len(json.loads(body)) if fmt == "json" else body.count(b"\n") - (1 if fmt == "csv" else 0)
+    result = exchange(server, "POST", f"/api/{entity}/import?format={fmt}", 200, body, auth(server))
+    assert (result["added"], result["updated"], result["skipped"]) == (0, 0, 0), result
+    assert result["unchanged"] == rows > 0, result
+
+
+def test_export_bad_format_is_a_400(server):
+    answer = exchange(server, "GET", "/api/products/export?format=xml", 400)
+    assert answer["error"] == "unknown format 'xml'; valid values: csv, json, ndjson"
+
+
 def test_import_over_the_limit_is_a_413(server):
     size = 64 * 1024 * 1024 + 1
     host, port = urllib.parse.urlsplit(server.url).netloc.split(":")

@@ -24,7 +24,7 @@ public struct RecordExporter<R: ImportableRecord> {
     }
 
     /// Writes every record (or only the one with `id`) and returns how many there were. Call
-    /// ``ExportOutput/flush()`` after.
+    /// ``ExportOutput/flush()`` after. Throws the output's error as soon as a write fails.
     @discardableResult
     public func export(from db: any CatalogueReading, to output: ExportOutput, id: Int64? = nil) throws -> Int {
         let columns = R.exportColumns
@@ -71,6 +71,8 @@ public struct RecordExporter<R: ImportableRecord> {
             }
             output.write(line)
             count += 1
+            // A failed write (a full disk, a client gone) ends the export: reading on is waste.
+            if output.hasFailed { try output.flush() }
         }
         if format == .json { output.write("]\n") }
         return count

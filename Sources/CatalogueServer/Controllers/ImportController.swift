@@ -43,8 +43,8 @@ struct ImportController<R: ServedRecord>: Sendable {
             throw tooLarge
         }
         let query = QueryString(request.uri.query)
-        let format: RecordFileFormat? = try Self.choice(query, "format")
-        let onError = try Self.choice(query, "onError") ?? ImportErrorPolicy.abort
+        let format: RecordFileFormat? = try query.choice("format")
+        let onError = try query.choice("onError") ?? ImportErrorPolicy.abort
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: maximumBodySize)
@@ -104,18 +104,6 @@ struct ImportController<R: ServedRecord>: Sendable {
         guard token.matches(presented) else {
             throw APIError(.forbidden, "the import token is wrong")
         }
-    }
-
-    /// The value of parameter `name` among `Choice`'s cases (any case), nil when absent or empty.
-    private static func choice<Choice: RawRepresentable & CaseIterable>(
-        _ query: QueryString, _ name: String
-    ) throws(APIError) -> Choice? where Choice.RawValue == String {
-        guard let text = try query.value(name), !text.isEmpty else { return nil }
-        guard let value = Choice(rawValue: text.lowercased()) else {
-            let valid = Choice.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .badRequest("unknown \(name) '\(SearchQuery.quoted(text))'; valid values: \(valid)")
-        }
-        return value
     }
 }
 #endif

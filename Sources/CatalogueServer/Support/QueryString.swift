@@ -77,6 +77,21 @@ struct QueryString: Sendable {
         default: nil
         }
     }
+
+    /// The value of parameter `name` among `Choice`'s cases (any case), nil when absent or
+    /// empty; another value is a 400 listing the valid ones.
+    ///
+    /// ```swift
+    /// let format: RecordFileFormat? = try QueryString("format=JSON").choice("format")  // .json
+    /// ```
+    func choice<Choice: RawRepresentable & CaseIterable>(_ name: String) throws(APIError) -> Choice? where Choice.RawValue == String {
+        guard let text = try value(name), !text.isEmpty else { return nil }
+        guard let value = Choice(rawValue: text.lowercased()) else {
+            let valid = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .badRequest("unknown \(name) '\(SearchQuery.quoted(text))'; valid values: \(valid)")
+        }
+        return value
+    }
 }
 
 extension Substring {

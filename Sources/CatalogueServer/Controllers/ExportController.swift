@@ -1,0 +1,95 @@
+#if Server
+import CatalogueCore
+import Dispatch
+import Hummingbird
+import Logging
+
+/// `GET /api/{entity}/export?format=csv|json|ndjson`: every record, as `catalogue export` writes
+/// it (every column, id order, one consistent snapshot), streamed as a download
+/// (`Content-Disposition: attachment; filename="products.csv"`). CSV by default.
+///
+/// Reads need no token, as searches do. An export holds a read transaction until its last byte
+/// is sent, so one runs at a time (another gets a 503 with `Retry-After`), and a client that
+/// reads nothing for 30 s is cut off.
+struct ExportController<R: ServedRecord>: Sendable {
+    let catalogue: Catalogue
+    let gate: ExportGate
+    let logger: Logger
+
+    var endpoints: RouteCollection<BasicRequestContext> {
+        RouteCollection(context: BasicRequestContext.self)
+            .get(use: export)
+    }
+
+    @Sendable func export(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let format: RecordFileFormat = try QueryString(request.uri.query).choice("format") ?? .csv
+        guard gate.enter() else {
+            throw APIError(.serviceUnavailable, "another export is running; try again when it has finished", headers: [.retryAfter: "5"])
+        }
+        let catalogue = self.catalogue
+        let gate = self.gate
+        let logger = self.logger
+        let stream = ExportStream()
+        DispatchQueue.global().async {
+            defer { gate.leave() }
+            let output = ExportOutput(sink: stream.send)
+            do {
+                let count = try catalogue.read { db in try RecordExporter<R>(format: format).export(from: db, to: output) }
+                try output.flush()
+                logger.info("export", metadata: ["entity": "\(R.entity.plural)", "format": "\(format.rawValue)", "records": "\(count)"])
+            } catch {
+                logger.notice("export stopped", metadata: ["entity": "\(R.entity.plural)", "reason": "\(error)"])
+            }
+            stream.finish()
+        }
+        let body = ResponseBody { writer in
+            do {
+                for await block in stream.blocks {
+                    try await writer.write(ByteBuffer(bytes: block))
+                    stream.delivered()
+                }
+            } catch {
+                stream.cancel()
+                throw error
+            }
+            try await writer.finish(nil)
+        }
+        let filename = "\(R.entity.plural).\(format.rawValue)"
+        return Response(status: .ok, headers: [
+            .contentType: Self.contentType(format),
+            .contentDisposition: "attachment; filename=\"\(filename)\"",
+        ], body: body)
+    }
+
+    /// The media type of an export in `format`, with its charset.
+    static func contentType(_ format: RecordFileFormat) -> String {
+        switch format {
+        case .csv: "text/csv; charset=utf-8"
+        case .json: "application/json; charset=utf-8"
+        case .ndjson: "application/x-ndjson; charset=utf-8"
+        }
+    }
+}
+
+/// Lets one export run at a time on a server: each holds a read transaction (one of the
+/// catalogue's reading connections) while it streams.
+final class ExportGate: Sendable {
+    private let running = Locked(false)
+
+    init() {}
+
+    /// Whether the caller may export now; when true, it must ``leave()`` once done.
+    func enter() -> Bool {
+        running.withLock { running in
+            guard !running else { return false }
+            running = true
+            return true
+        }
+    }
+
+    /// The export is over.
+    func leave() {
+        running.withLock { $0 = false }
+    }
+}
+#endif

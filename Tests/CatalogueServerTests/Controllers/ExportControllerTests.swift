@@ -1,0 +1,75 @@
+#if Server
+import CatalogueKit
+import Foundation
+import Hummingbird
+import Testing
+@testable import CatalogueServer
+
+/// `GET /api/{entity}/export`: every record as `catalogue export` writes it, streamed as a
+/// download; one export at a time; a client that goes away lets the next one in.
+@Suite("Export API")
+struct ExportControllerTests {
+    /// What the library's exporter writes for `type` in `format`: the bytes the API must send.
+    static func expected<R: ImportableRecord>(_ type: R.Type, _ format: RecordFileFormat, from catalogue: Catalogue) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try catalogue.exportRecords(type, format: format, to: ExportOutput { bytes += $0 })
+        return bytes
+    }
+
+    @Test("Each format: the exporter's bytes, its media type and a download file name; CSV by default")
+    func formats() async throws {
+        let fixture = try ServerFixture()
+        let expectations: [(String, RecordFileFormat, String)] = [
+            ("", .csv, "text/csv; charset=utf-8"),
+            ("?format=json", .json, "application/json; charset=utf-8"),
+            ("?format=NDJSON", .ndjson, "application/x-ndjson; charset=utf-8"),
+        ]
+        let countries = try expectations.map { try Self.expected(Country.self, $0.1, from: fixture.catalogue) }
+        let products = try expectations.map { try Self.expected(Product.self, $0.1, from: fixture.catalogue) }
+        try await fixture.test { client in
+            for (index, (query, format, type)) in expectations.enumerated() {
+                for (entity, bytes) in [("countries", countries[index]), ("products", products[index])] {
+                    let answer = try await client.get("/api/\(entity)/export\(query)")
+                    #expect(answer.status == .ok, "\(entity)\(query): \(answer.text.prefix(200))")
+                    #expect(answer.headers[.contentType] == type)
+                    #expect(answer.headers[.contentDisposition] == "attachment; filename=\"\(entity).\(format.rawValue)\"")
+                    #expect(Array(answer.body.readableBytesView) == bytes, "\(entity)\(query)")
+                }
+            }
+            let bad = try await client.get("/api/products/export?format=xml")
+            #expect(bad.status == .badRequest)
+            #expect(bad.errorMessage == "unknown format 'xml'; valid values: csv, json, ndjson")
+        }
+    }
+
+    @Test("One export at a time: a second gets 503 with Retry-After while a client holds the first; once it goes away, the next runs")
+    func oneAtATime() async throws {
+        let fixture = try ServerFixture()
+        // Enough rows that the export cannot fit in the sockets' buffers while its client reads nothing.
+        let rows = (0..<100_000).map { "Exported product number \($0),bulk,2000,1.5\n" }.joined()
+        try await fixture.catalogue.importRecords(
+            Product.self, from: ImportInput(text: "name,type,year,price\n" + rows, name: "bulk.csv"), options: ImportOptions(format: .csv))
+        try await fixture.test { client in
+            var holder: RawHTTPConnection? = try RawHTTPConnection(port: client.port)
+            holder?.send("GET /api/products/export?format=ndjson HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let head = try await holder?.read(until: { RawHTTPConnection.head($0) != nil }, context: "the export's head")
+            #expect(head.flatMap(RawHTTPConnection.head)?.hasPrefix("HTTP/1.1 200") == true)
+            let busy = try await client.get("/api/countries/export")
+            #expect(busy.status == .serviceUnavailable)
+            #expect(busy.headers[.retryAfter] == "5")
+            #expect(busy.errorMessage == "another export is running; try again when it has finished")
+            // The holder goes away without reading: its export stops, and the next one runs.
+            holder = nil
+            let deadline = ContinuousClock.now + .seconds(30)
+            var next = try await client.get("/api/countries/export")
+            while next.status == .serviceUnavailable, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                next = try await client.get("/api/countries/export")
+            }
+            #expect(next.status == .ok)
+            #expect(Array(next.body.readableBytesView) == (try Self.expected(Country.self, .csv, from: fixture.catalogue)))
+        }
+        #expect(fixture.logs.all.contains { $0.message == "export stopped" }, "the stopped export is logged")
+    }
+}
+#endif
