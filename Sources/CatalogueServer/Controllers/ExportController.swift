@@ -70,26 +70,4 @@ struct ExportController<R: ServedRecord>: Sendable {
         }
     }
 }
-
-/// Lets one export run at a time on a server: each holds a read transaction (one of the
-/// catalogue's reading connections) while it streams.
-final class ExportGate: Sendable {
-    private let running = Locked(false)
-
-    init() {}
-
-    /// Whether the caller may export now; when true, it must ``leave()`` once done.
-    func enter() -> Bool {
-        running.withLock { running in
-            guard !running else { return false }
-            running = true
-            return true
-        }
-    }
-
-    /// The export is over.
-    func leave() {
-        running.withLock { $0 = false }
-    }
-}
 #endif
