@@ -57,10 +57,15 @@ final class ExportDestination {
             let url = URL(fileURLWithPath: destination)
             var template = Array(url.deletingLastPathComponent().appendingPathComponent(
                 "." + url.lastPathComponent + ".exporting-XXXXXX").path.utf8CString)
-            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard descriptor >= 0 else { throw ExportDestinationError(path: path, code: errno) }
-            let temporaryPath = String(cString: template)
-            InterruptSignals.removeOnInterrupt(temporaryPath)
+            // Created and registered for removal under held signals: a signal in between would
+            // leave the file behind.
+            let (descriptor, temporaryPath) = try InterruptSignals.holding { () throws -> (Int32, String) in
+                let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+                guard descriptor >= 0 else { throw ExportDestinationError(path: path, code: errno) }
+                let temporaryPath = String(cString: template)
+                InterruptSignals.removeOnInterrupt(temporaryPath)
+                return (descriptor, temporaryPath)
+            }
             // mkstemp makes the file 0600: give it the mode the destination has, or would get.
             let mask = umask(0)
             umask(mask)

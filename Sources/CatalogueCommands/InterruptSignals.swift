@@ -57,6 +57,19 @@ enum InterruptSignals {
         interruptSignalState.pointee.removedPath = strdup(path)
     }
 
+    /// Runs `body` with these signals held, so that one arriving meanwhile is handled once it
+    /// returns: for creating a temporary file and registering it with ``removeOnInterrupt(_:)``
+    /// as one step, which a signal cannot split.
+    static func holding<T>(_ body: () throws -> T) rethrows -> T {
+        var held = sigset_t()
+        sigemptyset(&held)
+        for signal in signals { sigaddset(&held, signal) }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &held, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
+    }
+
     /// The signal that arrived after the commit started, if any (0: none).
     static var pendingSignal: Int32 {
         interruptSignalState.pointee.pending

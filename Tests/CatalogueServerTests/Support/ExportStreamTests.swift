@@ -9,7 +9,8 @@ import Testing
 struct ExportStreamTests {
     @Test("Blocks arrive in order; the sender waits while `capacity` are undelivered")
     func order() async throws {
-        let stream = ExportStream(capacity: 2, stallTimeout: .seconds(30))
+        // A stall timeout longer than any wait for this task under the whole suite's load.
+        let stream = ExportStream(capacity: 2, stallTimeout: .seconds(600))
         let sent = Thread.detachedSending(stream, count: 10)
         var received: [[UInt8]] = []
         for await block in stream.blocks {
