@@ -38,5 +38,14 @@ package struct GlobalOptions: ParsableArguments {
     }
 }
 
-extension CatalogueEntity: ArgumentChoices {}
+extension CatalogueEntity: ArgumentChoices {
+    /// The entity an argument names, plural or singular, in any case: `products`, `Product`.
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "countries", "country": self = .countries
+        case "products", "product": self = .products
+        default: return nil
+        }
+    }
+}
 extension MatchMode: ArgumentChoices {}

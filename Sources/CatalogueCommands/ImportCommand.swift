@@ -97,7 +97,12 @@ struct ImportCommand: ParsableCommand {
         let input = file == "-" ? ImportInput.standardInput() : try ImportInput(path: file)
         let options = ImportOptions(format: try resolvedFormat ?? input.sniffedFormat(), onError: onError, dryRun: dryRun)
         DatabaseInUse.waitLimit.withLock { $0 = .option(waitTimeout) }
-        try importRecords(entity.recordType, from: input, options: options)
+        do {
+            try importRecords(entity.recordType, from: input, options: options)
+        } catch let issue as ImportIssue {
+            if let hint = WrongEntityHint(issue, importing: entity, file: file) { throw hint }
+            throw issue
+        }
     }
 
     /// Imports into a new catalogue file when there is none yet (built without a write-ahead

@@ -55,7 +55,7 @@ enum ScopeHelp {
 
     /// The scope keys for a command line being completed.
     static func completions(words: [String], browsing: Bool) -> [String] {
-        let entity = option("--entity", in: words).flatMap { CatalogueEntity(rawValue: $0.lowercased()) } ?? .countries
+        let entity = option("--entity", in: words).flatMap { CatalogueEntity(argument: $0) } ?? .countries
         let catalogue = CatalogueLocation(db: option("--db", in: words)).openExisting()
         return keys(of: entity.recordType, browsing: browsing, catalogue: catalogue)
     }

@@ -48,7 +48,7 @@ struct ShowCommand: ParsableCommand {
 
     /// The entity named before the key (`show products 5`), if any.
     private var leadingEntity: CatalogueEntity? {
-        secondArgument == nil ? nil : CatalogueEntity(rawValue: firstArgument.lowercased())
+        secondArgument == nil ? nil : CatalogueEntity(argument: firstArgument)
     }
 
     /// The entity the key names: the one named, else a number names a record of the entity
@@ -70,7 +70,7 @@ struct ShowCommand: ParsableCommand {
             if let entity, entity != leadingEntity {
                 throw ValidationError("'\(firstArgument)' and --entity \(entity.rawValue) name different things to show")
             }
-        } else if let named = CatalogueEntity(rawValue: firstArgument.lowercased()) {
+        } else if let named = CatalogueEntity(argument: firstArgument) {
             let example = named.lookup == .id ? "5" : "CO"
             throw ValidationError("which \(named.singular)? Give its \(Self.keyName(named.lookup)) after '\(firstArgument)': catalogue show \(named.rawValue) \(example)")
         }

@@ -8,21 +8,22 @@ import Testing
 @Suite("Enumerated options (ArgumentChoices)")
 struct ArgumentChoicesTests {
     /// Every value's raw value, in order, as help and completions list them; each parses back,
-    /// exactly (case matters, as it did), and describes itself by its raw value.
-    func check<T: ArgumentChoices>(_ type: T.Type, _ expected: [String]) {
+    /// exactly (case matters, as it did, except for the entity: see `entityNames`), and describes
+    /// itself by its raw value.
+    func check<T: ArgumentChoices>(_ type: T.Type, _ expected: [String], exact: Bool = true) {
         #expect(T.allValueStrings == expected, "\(T.self)")
         #expect(T.allValueDescriptions.isEmpty, "\(T.self)")
         for value in T.allCases {
             #expect(T(argument: value.rawValue)?.rawValue == value.rawValue, "\(value)")
             #expect(value.defaultValueDescription == value.rawValue, "\(value)")
         }
-        #expect(T(argument: expected[0].uppercased()) == nil, "\(T.self)")
+        if exact { #expect(T(argument: expected[0].uppercased()) == nil, "\(T.self)") }
         #expect(T(argument: "") == nil, "\(T.self)")
     }
 
     @Test("Each enumerated option lists its raw values and parses them exactly")
     func values() {
-        check(CatalogueEntity.self, ["countries", "products"])
+        check(CatalogueEntity.self, ["countries", "products"], exact: false)
         check(MatchMode.self, ["prefix", "contains", "words", "terms", "fuzzy"])
         check(OutputFormat.self, ["table", "json", "csv", "ndjson"])
         check(CountOption.self, ["capped", "exact"])
@@ -30,6 +31,16 @@ struct ArgumentChoicesTests {
         check(ShowFormat.self, ShowFormat.allCases.map(\.rawValue))
         check(RecordFileFormat.self, RecordFileFormat.allCases.map(\.rawValue))
         check(ImportErrorPolicy.self, ImportErrorPolicy.allCases.map(\.rawValue))
+    }
+
+    @Test("The entity is named in the plural or the singular, in any case; help lists the plurals")
+    func entityNames() {
+        for (argument, entity) in [("countries", CatalogueEntity.countries), ("Country", .countries), ("PRODUCTS", .products), ("product", .products)] {
+            #expect(CatalogueEntity(argument: argument) == entity, "\(argument)")
+        }
+        for argument in ["", "prod", "countrys", "products "] {
+            #expect(CatalogueEntity(argument: argument) == nil, "\(argument)")
+        }
     }
 
     @Test("Help and a bad value name the values (the built binary)")

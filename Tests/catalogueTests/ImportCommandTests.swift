@@ -209,6 +209,32 @@ struct ImportCommandTests {
         #expect(converted.standardOutput.hasPrefix("Imported 1 product (1 added, "), "\(converted.standardOutput)")
     }
 
+    @Test("A file of the other entity says what it holds and the command that imports it; singular names are taken")
+    func otherEntity() throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let products = try Self.write(Array("name,type,year\nKazoo,music,2001\n".utf8), "p.csv", in: runner)
+        let asCountries = try runner.run(["import", "countries", products])
+        #expect(asCountries.status == 1)
+        #expect(asCountries.standardError.hasPrefix("catalogue: error: \(products):1: type: unknown column; known columns: id, code, "))
+        #expect(asCountries.standardError.hasSuffix(" (\(products) holds products: catalogue import products \(products))\n"),
+                "\(asCountries.standardError)")
+        let countries = try Self.write(Array(#"[{"code": "QZ", "name": "Testland"}]"#.utf8), "c.json", in: runner)
+        let asProducts = try runner.run(["import", "products", countries])
+        #expect(asProducts.standardError == "catalogue: error: \(countries):1: code: unknown column; known columns: id, name, type, "
+            + "year, price (\(countries) holds countries: catalogue import countries \(countries))\n")
+        let piped = try runner.run(["import", "countries", "-"], input: Data("name,type\nKazoo,music\n".utf8))
+        #expect(piped.standardError.hasSuffix(" (the input holds products: catalogue import products -)\n"), "\(piped.standardError)")
+        // A column of neither entity gets no hint.
+        let neither = try Self.write(Array("name,colour\nKazoo,red\n".utf8), "n.csv", in: runner)
+        #expect(!(try runner.run(["import", "products", neither]).standardError.contains(" holds ")))
+        // Singular and capitalized entity names are the entity.
+        let singular = try runner.run(["import", "Product", products])
+        #expect(singular.status == 0, "\(singular.standardError)")
+        #expect(try runner.run(["search", "kazoo", "--entity", "product", "--format", "json"]).jsonNames() == ["Kazoo"])
+        #expect(try runner.run(["export", "country", "--format", "csv"]).standardOutput.hasPrefix("code,"))
+    }
+
     @Test("A CRLF file with a UTF-8 byte order mark")
     func crlfAndByteOrderMark() throws {
         let runner = try Self.preparedRunner()

@@ -70,7 +70,12 @@ struct ImportController<R: ServedRecord>: Sendable {
             }
         } catch let issue as ImportIssue {
             // A bad row under `abort`, a bad header, broken JSON: nothing was written.
-            throw APIError.badRequest(String(describing: issue))
+            var message = String(describing: issue)
+            if issue.reason.hasPrefix("unknown column"), let column = issue.column,
+               let meant = R.entity.entity.entity(owningUnknownColumn: column) {
+                message += " (the body holds \(meant.rawValue): POST /api/\(meant.rawValue)/import)"
+            }
+            throw APIError.badRequest(message)
         }
         logger.info("import", metadata: [
             "entity": "\(R.entity.plural)", "added": "\(counts.added)", "updated": "\(counts.updated)",

@@ -119,6 +119,12 @@ struct ImportControllerTests {
             let header = try await client.post("/api/products/import", "name,colour\nx,red\n")
             #expect(header.status == .badRequest)
             #expect(header.errorMessage?.hasPrefix("body:1: colour: unknown column") == true, "\(header.text)")
+            #expect(header.errorMessage?.contains("(the body holds") == false, "no hint for a column of neither entity")
+            // A file of countries sent as products: the message says where it goes.
+            let countries = try await client.post("/api/products/import", "code,name\nQZ,Testland\n")
+            #expect(countries.status == .badRequest)
+            #expect(countries.errorMessage == "body:1: code: unknown column; known columns: id, name, type, year, price "
+                + "(the body holds countries: POST /api/countries/import)")
             let json = try await client.post("/api/products/import?format=json", #"[{"name": "x", "type": "y"},"#)
             #expect(json.status == .badRequest)
             #expect(json.errorMessage?.hasPrefix("body:1:") == true, "\(json.text)")
