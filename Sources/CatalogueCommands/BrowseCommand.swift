@@ -16,13 +16,15 @@ struct BrowseCommand: ParsableCommand {
               catalogue browse
               catalogue browse --section C
               catalogue browse --scope capital --section B
-              catalogue browse --entity products --scope device --format json
+              catalogue browse products --scope device --format json
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "What to list: \(CatalogueEntity.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var entity: CatalogueEntity = .countries
+    @OptionGroup var entityChoice: EntityChoice
+
+    /// The entity listed.
+    var entity: CatalogueEntity { entityChoice.chosen }
 
     @Option(help: ScopeHelp.browseHelp, completion: ScopeHelp.browseCompletion)
     var scope: String?

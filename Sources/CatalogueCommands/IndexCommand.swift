@@ -10,13 +10,15 @@ struct IndexCommand: ParsableCommand {
             Examples:
               catalogue index
               catalogue index --scope capital
-              catalogue index --entity products --format json
+              catalogue index products --format json
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "What to index: \(CatalogueEntity.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var entity: CatalogueEntity = .countries
+    @OptionGroup var entityChoice: EntityChoice
+
+    /// The entity listed.
+    var entity: CatalogueEntity { entityChoice.chosen }
 
     @Option(help: ScopeHelp.browseHelp, completion: ScopeHelp.browseCompletion)
     var scope: String?

@@ -63,6 +63,24 @@ struct BrowseCommandTests {
         }
     }
 
+    @Test("The entity may come first, as show, import and export take it; with a different --entity it is a usage error")
+    func entityFirst() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        for command in ["browse", "index"] {
+            let first = try runner.run([command, "products", "--format", "json"])
+            let option = try runner.run([command, "--entity", "products", "--format", "json"])
+            #expect(first.status == 0, "\(command): \(first.standardError)")
+            #expect(first.standardOutput == option.standardOutput, "\(command)")
+            #expect(first.standardOutput != (try runner.run([command, "--format", "json"])).standardOutput, "\(command): countries by default")
+            #expect(try runner.run([command, "Product", "--entity", "products", "--format", "json"]).standardOutput == option.standardOutput)
+            let conflict = try runner.run([command, "countries", "--entity", "products"])
+            #expect(conflict.status == 2)
+            #expect(conflict.standardError.hasPrefix("catalogue: error: 'countries' and --entity products name different entities; give one\n"),
+                    "\(conflict.standardError)")
+        }
+    }
+
     @Test("browse and index refuse a scope without sections (any), naming the ones with sections; exit 2")
     func searchOnlyScope() throws {
         let runner = try CommandRunner()

@@ -286,8 +286,8 @@ keys C-c
 check "quit after resuming" terminal_restored 0
 
 coloured() { tm capture-pane -p -e -t "$TARGET" | grep -Eq $'\e\\[(3[0-7]|4[0-7]|9[0-7])m'; }
-launch --entity countries
-check "countries again, the search restored" shows '^ Search countries: per +match: [a-z]+$'
+launch countries
+check "countries again (named first, as 'catalogue interactive countries'), the search restored" shows '^ Search countries: per +match: [a-z]+$'
 check "colours on a terminal" coloured
 keys F10
 check "F10 quits (colours)" terminal_restored 0

@@ -59,8 +59,17 @@ struct InteractiveCommand: ParsableCommand {
     /// How long the interactive mode waits for another writer, in seconds.
     static let writeLockSeconds = 5
 
-    @Option(help: "What to show first: countries or products (default: the last one used with this database, else countries).")
+    @Argument(help: ArgumentHelp("The entity, as --entity names it.", visibility: .hidden))
+    var named: CatalogueEntity?
+
+    @Option(help: ArgumentHelp(
+        "What to show first: countries or products (default: the last one used with this database, else countries).",
+        discussion: "It may also come first: catalogue interactive products."))
     var entity: CatalogueEntity?
+
+    func validate() throws {
+        _ = try EntityChoice.given(named: named, option: entity)
+    }
 
     func run() throws {
         guard Terminal.isInteractive else {
@@ -73,7 +82,7 @@ struct InteractiveCommand: ParsableCommand {
         let catalogue = try global.openCatalogue(access: .readOnly, writeLockTimeout: .seconds(Self.writeLockSeconds))
         let store = catalogue.location == ":memory:" ? nil : InteractiveStateStore(databasePath: catalogue.location)
         let file = store?.load()
-        let entity = self.entity ?? file?.lastEntity ?? .countries
+        let entity = try EntityChoice.given(named: named, option: self.entity) ?? file?.lastEntity ?? .countries
         let session = try InteractiveSession(
             terminal: Terminal(), sources: InteractiveSources(catalogue: catalogue), entity: entity,
             colours: TerminalOutput.usesColour(STDOUT_FILENO))
