@@ -1,5 +1,5 @@
 // Fuzzes the CSV reader and the importer behind it: any bytes give records or CSVErrors (and the
-// reader always advances), and importing them with `--on-error skip` gives counts or
+// reader always advances), or an ImportEncodingError before any record for UTF-16/32 text, and importing them with `--on-error skip` gives counts or
 // ImportIssues, never a database error (which would mean a bad value reached the schema).
 import CatalogueKit
 
@@ -24,6 +24,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
                 previousLine = error.line
             }
         }
+    } catch is ImportEncodingError {
+        // UTF-16 or UTF-32 text, refused before any record; the import below must refuse it
+        // too, as an ImportIssue.
     } catch {
         fatalError("CSVReader failed on \(bytes): \(error)")
     }
