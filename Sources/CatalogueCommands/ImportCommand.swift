@@ -208,7 +208,6 @@ struct ImportCommand: ParsableCommand {
     }
 }
 
-
 /// The summary of an import could not be written; says whether the import landed anyway.
 struct ImportReportError: Error, CustomStringConvertible {
     let output: StandardOutputError

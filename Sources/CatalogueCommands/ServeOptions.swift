@@ -24,8 +24,8 @@ package struct ServeOptions: ParsableArguments {
             is read-only: imports are refused with 403. With it, POST /api/{entity}/import needs \
             'Authorization: Bearer TOKEN', TOKEN being the file's contents (surrounding whitespace \
             removed); keep the file private (chmod 600), else the server warns. CORS headers are \
-            sent only for --cors-origin. One access log line per request goes to stderr. SIGINT (Ctrl-C) or SIGTERM stops it: requests in flight \
-            finish first.
+            sent only for --cors-origin. One access log line per request goes to stderr. SIGINT \
+            (Ctrl-C) or SIGTERM stops it: requests in flight finish first.
 
             The server is the program catalogue-server, installed next to catalogue: `catalogue \
             serve` runs it with the same arguments, so that every other command starts without \

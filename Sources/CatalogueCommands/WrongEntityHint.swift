@@ -15,9 +15,7 @@ struct WrongEntityHint: Error, CustomStringConvertible {
 
     /// The hint for `issue`, when its column is one of the entity other than `entity`'s.
     init?(_ issue: ImportIssue, importing entity: CatalogueEntity, file: String) {
-        guard issue.reason.hasPrefix("unknown column"), let column = issue.column,
-              let meant = entity.entity(owningUnknownColumn: column)
-        else { return nil }
+        guard let meant = issue.entityOwningUnknownColumn(importing: entity) else { return nil }
         self.issue = issue
         self.meant = meant
         self.file = file

@@ -8,7 +8,6 @@ import CatalogueCommands
 import CatalogueKit
 import CatalogueServer
 import Logging
-import Synchronization
 
 /// What `serve` runs in `catalogue-server`: the JSON API and the search page over HTTP, until
 /// SIGINT or SIGTERM, with the options `catalogue` checked before it handed the command line
@@ -32,16 +31,17 @@ enum CatalogueHTTPServer {
             ? "read-only: imports are refused (start with --token-file to allow them)"
             : "imports allowed with the token from \(options.tokenFile ?? "")"
         let location = catalogue.location
-        let started = StartFlag()
+        // Whether the server has started listening, set from its start callback.
+        let started = Locked(false)
         let application = CatalogueServer.makeApplication(catalogue: catalogue, options: serverOptions, logger: logger) { address in
-            started.set()
+            started.withLock { $0 = true }
             standardError("catalogue serve: http://\(address)/ (\(location); \(access))")
         }
         do {
             try await application.runService()
         } catch {
             // Before it listens, the server's errors are about where it was told to listen.
-            guard !started.isSet, let failure = ListenError(error, host: options.host, port: options.port) else { throw error }
+            guard !started.withLock({ $0 }), let failure = ListenError(error, host: options.host, port: options.port) else { throw error }
             throw ServeListenFailure(failure: failure)
         }
     }
@@ -54,14 +54,6 @@ extension CatalogueHTTPServer {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & (S_IRGRP | S_IROTH) != 0
     }
-}
-
-/// Whether the server has started listening, set from its start callback.
-private final class StartFlag: Sendable {
-    private let value = Mutex(false)
-
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
 }
 
 /// `serve`'s one line when it cannot listen, with what to do about it.

@@ -28,3 +28,20 @@ extension CatalogueEntity {
         return Self.allCases.first { $0 != self && $0.importColumnNames.contains(name) }
     }
 }
+
+extension ImportIssue {
+    /// How the reason of an issue about a column the import does not know begins.
+    static let unknownColumnReasonPrefix = "unknown column"
+
+    /// For an issue about a column an import of `entity` does not know: the other entity, when
+    /// the column is one of its own, so that a message can say the file holds that entity.
+    ///
+    /// ```swift
+    /// let issue = ImportIssue(source: "p.csv", line: 1, column: "type", reason: "unknown column; known columns: …")
+    /// issue.entityOwningUnknownColumn(importing: .countries)  // .products
+    /// ```
+    public func entityOwningUnknownColumn(importing entity: CatalogueEntity) -> CatalogueEntity? {
+        guard reason.hasPrefix(Self.unknownColumnReasonPrefix), let column else { return nil }
+        return entity.entity(owningUnknownColumn: column)
+    }
+}

@@ -58,7 +58,7 @@ struct ImportColumnMatcher {
 
     /// "unknown column; known columns: id, name, type, year, price".
     var unknownColumnReason: String {
-        "unknown column; known columns: " + columns.map(\.name).joined(separator: ", ")
+        ImportIssue.unknownColumnReasonPrefix + "; known columns: " + columns.map(\.name).joined(separator: ", ")
     }
 }
 

@@ -71,8 +71,7 @@ struct ImportController<R: ServedRecord>: Sendable {
         } catch let issue as ImportIssue {
             // A bad row under `abort`, a bad header, broken JSON: nothing was written.
             var message = String(describing: issue)
-            if issue.reason.hasPrefix("unknown column"), let column = issue.column,
-               let meant = R.entity.entity.entity(owningUnknownColumn: column) {
+            if let meant = issue.entityOwningUnknownColumn(importing: R.entity.entity) {
                 message += " (the body holds \(meant.rawValue): POST /api/\(meant.rawValue)/import)"
             }
             throw APIError.badRequest(message)

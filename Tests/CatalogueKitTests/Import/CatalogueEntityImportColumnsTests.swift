@@ -17,6 +17,22 @@ struct CatalogueEntityImportColumnsTests {
         #expect(entity.entity(owningUnknownColumn: column) == expected)
     }
 
+    @Test("An import's unknown-column issue names the entity that owns the column; other issues name none")
+    func issueOwner() throws {
+        let catalogue = try Catalogue(path: ":memory:")
+        let input = ImportInput(text: "name,type\nKazoo,music\n", name: "p.csv")
+        var issue: ImportIssue?
+        do {
+            _ = try catalogue.importRecords(Country.self, from: input, options: ImportOptions(format: .csv))
+        } catch let error as ImportIssue {
+            issue = error
+        }
+        let refused = try #require(issue)
+        #expect(refused.entityOwningUnknownColumn(importing: .countries) == .products)
+        let other = ImportIssue(source: "p.csv", line: 2, column: "type", reason: "must not be empty")
+        #expect(other.entityOwningUnknownColumn(importing: .countries) == nil)
+    }
+
     @Test("The column names are the record types' import columns")
     func names() {
         #expect(CatalogueEntity.products.importColumnNames == ["id", "name", "type", "year", "price"])
