@@ -27,6 +27,10 @@ package struct ServeOptions: ParsableArguments {
             sent only for --cors-origin. One access log line per request goes to stderr. SIGINT \
             (Ctrl-C) or SIGTERM stops it: requests in flight finish first.
 
+            At most --max-connections connections are open at once (fewer when the open-file \
+            limit, ulimit -n, is lower; the server raises it as far as it may); a connection that \
+            sends nothing for --idle-timeout seconds, or is that slow to send a request, is closed.
+
             The server is the program catalogue-server, installed next to catalogue: `catalogue \
             serve` runs it with the same arguments, so that every other command starts without \
             loading the HTTP server's code.
@@ -56,6 +60,16 @@ package struct ServeOptions: ParsableArguments {
         valueName: "origin"))
     package var corsOrigin: String?
 
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp(
+        "The most connections open at once; more wait until one closes (each open page's live updates hold one).",
+        valueName: "count"))
+    package var maximumConnections = 4096
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
+        "Seconds a connection may stay idle (no request, or one that stops arriving) before it is closed.",
+        valueName: "seconds"))
+    package var idleTimeout = 30.0
+
     @Option(name: .customLong("log-level"), help: "The least severe log lines shown: trace, debug, info, notice, warning, error, critical.")
     package var logLevel: Logger.Level = .info
 
@@ -67,6 +81,12 @@ package struct ServeOptions: ParsableArguments {
         }
         guard !host.isEmpty else {
             throw ValidationError("--host must not be empty")
+        }
+        guard maximumConnections >= 1 else {
+            throw ValidationError("--max-connections must be at least 1, not \(maximumConnections)")
+        }
+        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds, not \(idleTimeout)")
         }
         if let corsOrigin, !Self.isOrigin(corsOrigin) {
             throw ValidationError("--cors-origin must be an origin such as https://app.example.org (scheme, host, optional port), not '\(corsOrigin)'")

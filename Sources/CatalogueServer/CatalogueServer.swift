@@ -1,7 +1,9 @@
 #if Server
 import CatalogueCore
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 
 /// `catalogue serve`: the catalogue over HTTP, for many users at once. A JSON API with one shape
 /// for both entities (search, sections, scope counts, records, live changes, imports; described
@@ -19,7 +21,9 @@ import Logging
 /// ```
 public enum CatalogueServer {
     /// The application: the router below, the change broadcaster as a service, listening where
-    /// `options` say. `catalogue serve` runs it; the tests run it on a free port.
+    /// `options` say, with at most `options.maximumConnections` connections open
+    /// (``ConnectionLimit``) and idle ones closed after `options.idleTimeout`. `catalogue serve`
+    /// runs it; the tests run it on a free port.
     public static func makeApplication(
         catalogue: Catalogue, options: ServerOptions, logger: Logger,
         onServerRunning: @escaping @Sendable (_ address: String) async -> Void = { _ in }
@@ -28,9 +32,17 @@ public enum CatalogueServer {
         let broadcaster = ChangeBroadcaster(
             catalogue: catalogue, cache: cache, pollingInterval: options.changePollingInterval, logger: logger)
         let router = makeRouter(catalogue: catalogue, options: options, broadcaster: broadcaster, logger: logger)
+        let maximumConnections = ConnectionLimit.effectiveMaximum(requested: options.maximumConnections)
+        if maximumConnections < options.maximumConnections {
+            logger.notice(
+                "at most \(maximumConnections) connections at once: the open-file limit (ulimit -n) is \(ConnectionLimit.currentOpenFileLimit() ?? 0)")
+        }
+        let connectionLimit = ConnectionLimit(maximum: maximumConnections, logger: logger)
         return Application(
             router: router,
-            configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port)),
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(options.host, port: options.port), availableConnectionsDelegate: connectionLimit),
             services: [broadcaster],
             onServerRunning: { channel in
                 let address = channel.localAddress.map { "\($0.ipAddress ?? options.host):\($0.port ?? options.port)" }

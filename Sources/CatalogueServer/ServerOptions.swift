@@ -23,6 +23,15 @@ public struct ServerOptions: Sendable {
     public var keepAliveInterval: Duration = .seconds(15)
     /// How often the change streams check for writes by other processes (SQLite).
     public var changePollingInterval: Duration = .milliseconds(100)
+    /// The most connections open at once: 4,096. At the limit the server accepts no more until
+    /// one closes (new ones wait in the kernel's queue), and logs a warning. Lowered, when the
+    /// process's open-file limit (`ulimit -n`) is smaller, to that limit less 64 descriptors
+    /// kept for the catalogue's files. Each open change stream holds one connection.
+    public var maximumConnections = 4096
+    /// How long a connection may stay idle before the server closes it: 30 s. Idle is between
+    /// requests (keep-alive), and while a request's head or body does not arrive; a response
+    /// being written (a change stream, an export, an import being applied) is not idle.
+    public var idleTimeout: Duration = .seconds(30)
 
     /// The longest search text, in Unicode scalars.
     public static let maximumTextLength = 256
@@ -31,7 +40,8 @@ public struct ServerOptions: Sendable {
     /// Rows per answer unless `limit` says otherwise.
     public static let defaultLimit = 50
 
-    /// The defaults: 127.0.0.1, port 8080, read-only (no token), no CORS origin.
+    /// The defaults: 127.0.0.1, port 8080, read-only (no token), no CORS origin, at most 4,096
+    /// connections, idle ones closed after 30 s.
     public init() {}
 }
 #endif

@@ -18,6 +18,9 @@ enum CatalogueHTTPServer {
         serverOptions.host = options.host
         serverOptions.port = options.port
         serverOptions.corsOrigin = options.corsOrigin
+        serverOptions.maximumConnections = options.maximumConnections
+        serverOptions.idleTimeout = .milliseconds(Int64((options.idleTimeout * 1000).rounded()))
+        OpenFileLimit.raiseToHardLimit()
         serverOptions.importToken = try options.tokenFile.map { try ImportToken(contentsOfFile: $0) }
         if let tokenFile = options.tokenFile, Self.othersMayRead(tokenFile) {
             standardError("catalogue: warning: other users can read the token file \(tokenFile): chmod 600 it")

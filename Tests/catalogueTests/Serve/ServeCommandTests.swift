@@ -13,7 +13,8 @@ struct ServeCommandTests {
             defer { runner.cleanUp() }
             let result = try runner.run(["serve", "--help"])
             #expect(result.status == 0)
-            for text in ["--host", "--port", "--token-file", "--cors-origin", "read-only", "Examples:", "catalogue serve --token-file",
+            for text in ["--host", "--port", "--token-file", "--cors-origin", "--max-connections", "--idle-timeout", "read-only", "Examples:",
+                         "catalogue serve --token-file",
                          "curl 'http://127.0.0.1:8080/api/countries?q=bog&scope=capital'"] {
                 #expect(result.standardOutput.contains(text), "\(text)")
             }
@@ -26,7 +27,8 @@ struct ServeCommandTests {
         try await onOwnThread {
             let runner = try CommandRunner()
             defer { runner.cleanUp() }
-            for arguments in [["--port", "70000"], ["--cors-origin", "app.example.org"], ["--cors-origin", "https://a.example/path"], ["--host", ""]] {
+            for arguments in [["--port", "70000"], ["--cors-origin", "app.example.org"], ["--cors-origin", "https://a.example/path"], ["--host", ""],
+                              ["--max-connections", "0"], ["--idle-timeout", "0"], ["--idle-timeout", "nan"], ["--idle-timeout", "-1"]] {
                 let result = try runner.run(["serve"] + arguments)
                 #expect(result.status == 2, "\(arguments)")
                 #expect(result.standardError.hasPrefix("catalogue: error: "), "\(arguments)")
@@ -176,6 +178,53 @@ struct ServeCommandTests {
             #expect(change["reload"] as? Bool == true)
             #expect((change["inserted"] as? [Int])?.count == 3)
             #expect(try total() == before + 3)
+            server.send(SIGTERM)
+            #expect(server.waitForExit(timeout: 15) == 0, "\(server.standardError.suffix(8_000))")
+        }
+    }
+
+    @Test("Under a low open-file limit, idle connections beyond what it allows neither stop the server nor stay for ever")
+    func lowOpenFileLimit() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            // The soft and the hard limit: 100 descriptors, 36 of them for connections.
+            let server = try ServerProcess(["--idle-timeout", "1"], database: runner.databasePath, first: "ulimit -n 100")
+            let address = try #require(server.address(), "no start line: \(server.standardError)")
+            #expect(server.standardError.contains("at most 36 connections at once: the open-file limit (ulimit -n) is 100"))
+            let port = try #require(address.split(separator: ":").last.flatMap { Int($0) })
+            // Before the limit, 80 connections that send nothing left the server without a descriptor:
+            // it answered nobody until they closed, which they never had to.
+            let idle = (0..<80).compactMap { _ in connectedSocket(port: port) }
+            defer { idle.forEach { close($0) } }
+            #expect(idle.count == 80)
+            let search = try httpRequest("http://\(address)/api/countries?q=bog&scope=capital")
+            #expect(search.status == 200)
+            #expect(search.body.contains("\"Colombia\""))
+            #expect(server.standardError.contains("connection limit reached: 36 open; new connections wait until one closes"))
+            server.send(SIGTERM)
+            #expect(server.waitForExit(timeout: 15) == 0, "\(server.standardError.suffix(8_000))")
+        }
+    }
+
+    @Test("The server raises a low soft open-file limit to the hard limit")
+    func raisesTheSoftOpenFileLimit() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            var limit = rlimit()
+            #if canImport(Glibc)
+            getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            #else
+            getrlimit(RLIMIT_NOFILE, &limit)
+            #endif
+            let server = try ServerProcess([], database: runner.databasePath, first: "ulimit -S -n 100")
+            #expect(server.address() != nil, "no start line: \(server.standardError)")
+            if limit.rlim_max >= 4096 + 64 {
+                #expect(!server.standardError.contains("at most"), "\(server.standardError)")
+            } else {
+                #expect(server.standardError.contains("at most \(Int(limit.rlim_max) - 64) connections at once"), "\(server.standardError)")
+            }
             server.send(SIGTERM)
             #expect(server.waitForExit(timeout: 15) == 0, "\(server.standardError.suffix(8_000))")
         }

@@ -14,10 +14,16 @@ final class ServerProcess: @unchecked Sendable {
     private var collected = Data()
     private let reader = DispatchGroup()
 
-    /// Starts `catalogue serve --port 0 ARGUMENTS` with `CATALOGUE_DB=database`.
-    init(_ arguments: [String], database: String) throws {
-        process.executableURL = CommandRunner.executable
-        process.arguments = ["serve", "--port", "0"] + arguments
+    /// Starts `catalogue serve --port 0 ARGUMENTS` with `CATALOGUE_DB=database`; after the shell
+    /// command `first` (such as `ulimit -n 100`), when given.
+    init(_ arguments: [String], database: String, first: String? = nil) throws {
+        if let first {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", first + "\nexec \"$0\" \"$@\"", CommandRunner.executable.path, "serve", "--port", "0"] + arguments
+        } else {
+            process.executableURL = CommandRunner.executable
+            process.arguments = ["serve", "--port", "0"] + arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["CATALOGUE_DB"] = database
         process.environment = environment
@@ -106,5 +112,28 @@ func httpRequest(
     done.wait()
     let (status, fields, text) = try outcome.get()
     return (status, fields, text)
+}
+
+/// A TCP connection to 127.0.0.1:`port` that sends nothing: its descriptor, or nil when it
+/// cannot connect.
+func connectedSocket(port: Int) -> Int32? {
+    #if canImport(Glibc)
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let status = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard status == 0 else {
+        close(descriptor)
+        return nil
+    }
+    return descriptor
 }
 #endif
