@@ -23,7 +23,8 @@ package struct ServeOptions: ParsableArguments {
             The server listens on 127.0.0.1 unless --host says otherwise. Without --token-file it \
             is read-only: imports are refused with 403. With it, POST /api/{entity}/import needs \
             'Authorization: Bearer TOKEN', TOKEN being the file's contents (surrounding whitespace \
-            removed); keep the file private (chmod 600), else the server warns. CORS headers are \
+            removed; at least 16 characters: openssl rand -hex 24 > token); keep the file private \
+            (chmod 600), else the server warns. CORS headers are \
             sent only for --cors-origin. One access log line per request goes to stderr. SIGINT \
             (Ctrl-C) or SIGTERM stops it: requests in flight finish first.
 

@@ -1,6 +1,11 @@
 #if Server
 import DatabaseCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The secret that `POST /api/{entity}/import` needs, as `Authorization: Bearer TOKEN`.
 ///
@@ -17,8 +22,14 @@ public struct ImportToken: Sendable {
     /// The characters a bearer token may hold (RFC 6750 `b64token`).
     static let allowedCharacters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/=".unicodeScalars)
 
+    /// The fewest characters a token has: 16 (a guess in 66¹⁶, which no client tries its way
+    /// through). `openssl rand -hex 24` makes one of 48.
+    public static let minimumLength = 16
+    /// The largest token file read: 4 KiB. A token is one line.
+    static let maximumFileSize = 4096
+
     /// A token from its text, surrounding whitespace removed. Throws ``ImportTokenError`` when it
-    /// is empty or holds characters a `Bearer` header cannot carry.
+    /// is empty, holds characters a `Bearer` header cannot carry, or is shorter than ``minimumLength``.
     public init(_ text: String, source: String = "the token") throws {
         let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !token.isEmpty else {
@@ -28,17 +39,19 @@ public struct ImportToken: Sendable {
             throw ImportTokenError(
                 message: "\(source) has characters a Bearer header cannot carry (use letters, digits and -._~+/=)")
         }
+        guard token.unicodeScalars.count >= Self.minimumLength else {
+            throw ImportTokenError(
+                message: "\(source) holds \(token.unicodeScalars.count) characters; a token needs at least "
+                    + "\(Self.minimumLength), so that it cannot be guessed (make one: openssl rand -hex 24)")
+        }
         digest = SHA256.digest(of: Array(token.utf8))
     }
 
-    /// The token in the file at `path` (its whole contents, surrounding whitespace removed).
+    /// The token in the file at `path` (its whole contents, surrounding whitespace removed). A
+    /// file of more than 4 KiB (a device such as `/dev/zero`, a file given by mistake) is
+    /// refused after reading that much.
     public init(contentsOfFile path: String) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ImportTokenError(message: "cannot read the token file \(path): \(Self.reason(error))")
-        }
+        let data = try Self.read(path)
         guard let text = String(data: data, encoding: .utf8) else {
             throw ImportTokenError(message: "the token file \(path) is not UTF-8 text")
         }
@@ -55,16 +68,39 @@ public struct ImportToken: Sendable {
         return difference == 0 && other.count == digest.count
     }
 
-    private static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
+    /// The file's first ``maximumFileSize`` bytes, or an ``ImportTokenError`` naming it.
+    private static func read(_ path: String) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ImportTokenError(message: "cannot read the token file \(path): \(errorText(errno))")
         }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError {
-            return "no such file"
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: maximumFileSize + 1)
+        var count = 0
+        while count < bytes.count {
+            let received = bytes[count...].withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if received < 0, errno == EINTR { continue }
+            guard received >= 0 else {
+                throw ImportTokenError(message: "cannot read the token file \(path): \(errorText(errno))")
+            }
+            if received == 0 { break }
+            count += received
         }
-        return nsError.localizedDescription
+        guard count <= maximumFileSize else {
+            throw ImportTokenError(message: "the token file \(path) is longer than 4 KiB; a token is one line")
+        }
+        return Data(bytes[..<count])
     }
+
+    /// `strerror`'s text, with "no such file" for ENOENT.
+    private static func errorText(_ code: Int32) -> String {
+        code == ENOENT ? "no such file" : String(cString: strerror(code))
+    }
+}
+
+/// `read(2)`, by a name no local variable hides.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
 }
 
 /// A token file that cannot serve as the import token.

@@ -4,7 +4,7 @@
 /// ```swift
 /// var options = ServerOptions()
 /// options.port = 9000
-/// options.importToken = ImportToken("s3cret-token-value")   // imports allowed with this token
+/// options.importToken = try ImportToken("s3cret-token-value")   // imports allowed with this token
 /// options.corsOrigin = "https://example.org"
 /// ```
 public struct ServerOptions: Sendable {

@@ -42,6 +42,32 @@ struct ImportTokenTests {
             #expect(String(describing: error).contains("has characters a Bearer header cannot carry"))
         }
         #expect(throws: ImportTokenError.self) { try ImportToken(contentsOfFile: directory.path) }
+        #expect(message { try ImportToken(contentsOfFile: directory.path) } == "cannot read the token file \(directory.path): Is a directory")
+        let short = directory.appendingPathComponent("short").path
+        try "0123456789abcde\n".write(toFile: short, atomically: true, encoding: .utf8)
+        #expect(message { try ImportToken(contentsOfFile: short) }
+            == "the token file \(short) holds 15 characters; a token needs at least 16, so that it cannot be guessed (make one: openssl rand -hex 24)")
+        #expect(message { try ImportToken("s3cret") }
+            == "the token holds 6 characters; a token needs at least 16, so that it cannot be guessed (make one: openssl rand -hex 24)")
+        // Sixteen is enough; a whole line of 4 KiB too.
+        #expect(try ImportToken("0123456789abcdef").matches("0123456789abcdef"))
+        let long = directory.appendingPathComponent("long").path
+        try String(repeating: "a", count: 4095).appending("\n").write(toFile: long, atomically: true, encoding: .utf8)
+        #expect(try ImportToken(contentsOfFile: long).matches(String(repeating: "a", count: 4095)))
+        // A device that never ends is not read to its end.
+        #expect(message { try ImportToken(contentsOfFile: "/dev/zero") } == "the token file /dev/zero is longer than 4 KiB; a token is one line")
+        try String(repeating: "a", count: 4097).write(toFile: long, atomically: true, encoding: .utf8)
+        #expect(message { try ImportToken(contentsOfFile: long) } == "the token file \(long) is longer than 4 KiB; a token is one line")
+    }
+
+    /// The one line an ``ImportTokenError`` says, or nil when `body` throws none.
+    func message(_ body: () throws -> ImportToken) -> String? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            return (error as? ImportTokenError)?.message
+        }
     }
 }
 #endif

@@ -37,6 +37,12 @@ struct ServeCommandTests {
             let result = try runner.run(["serve", "--port", "0", "--token-file", missing])
             #expect(result.status == 1)
             #expect(result.standardError == "catalogue: error: cannot read the token file \(missing): no such file\n")
+            let short = runner.directory.appendingPathComponent("short-token").path
+            try "letmein\n".write(toFile: short, atomically: true, encoding: .utf8)
+            let refused = try runner.run(["serve", "--port", "0", "--token-file", short])
+            #expect(refused.status == 1)
+            #expect(refused.standardError == "catalogue: error: the token file \(short) holds 7 characters; a token needs at least 16, "
+                + "so that it cannot be guessed (make one: openssl rand -hex 24)\n")
         }
     }
 
@@ -68,7 +74,7 @@ struct ServeCommandTests {
             let runner = try CommandRunner()
             defer { runner.cleanUp() }
             let token = runner.directory.appendingPathComponent("token").path
-            try "s3cret-token\n".write(toFile: token, atomically: true, encoding: .utf8)
+            try "s3cret-token-4f9a2c\n".write(toFile: token, atomically: true, encoding: .utf8)
             for (mode, warns) in [(0o644, true), (0o640, true), (0o600, false), (0o400, false)] {
                 #expect(chmod(token, mode_t(mode)) == 0)
                 let server = try ServerProcess(["--token-file", token], database: runner.databasePath)
@@ -79,7 +85,7 @@ struct ServeCommandTests {
                 // The token works either way.
                 if let address {
                     let imported = try httpRequest(
-                        "http://\(address)/api/products/import", method: "POST", headers: ["Authorization": "Bearer s3cret-token"],
+                        "http://\(address)/api/products/import", method: "POST", headers: ["Authorization": "Bearer s3cret-token-4f9a2c"],
                         body: Data("name,type\nTheremin,music\n".utf8))
                     #expect(imported.status == 200)
                 }
