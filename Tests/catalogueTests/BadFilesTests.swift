@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 /// Bad database files: each gives one clear `catalogue: error: …` line and a non-zero exit, and
@@ -101,6 +106,31 @@ struct BadFilesTests {
         #expect(result.standardError.hasPrefix("catalogue: error: cannot open \(path)"), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("A link planted where a new catalogue is built: search and import refuse it in one line, and the file it names is unchanged")
+    func plantedLinkAtTheTemporaryName() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        // A directory others can write: one of them links the name a creation builds in to the user's file.
+        let shared = runner.directory.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        let victim = runner.directory.appendingPathComponent("notes.txt").path
+        let precious = Data("precious data\n".utf8)
+        try #require(FileManager.default.createFile(atPath: victim, contents: precious))
+        let path = shared.appendingPathComponent("c.sqlite").path
+        let temporary = shared.appendingPathComponent(".c.sqlite.creating").path
+        try #require(symlink(victim, temporary) == 0)
+        let csv = runner.directory.appendingPathComponent("p.csv").path
+        try "name,type\nWidget,tool\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        for arguments in [["search", "x"], ["import", "products", csv]] {
+            let result = try runner.run(arguments + ["--db", path])
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.standardError == "catalogue: error: cannot open \(path): cannot create a new catalogue there: \(temporary), "
+                + "where a new catalogue is built, is a symbolic link, which catalogue never makes; remove it\n", "\(arguments)")
+            #expect(FileManager.default.contents(atPath: victim) == precious, "\(arguments)")
+            #expect(!FileManager.default.fileExists(atPath: path), "\(arguments)")
+        }
     }
 
     @Test("A read-only catalogue file can still be searched, and is not modified")

@@ -31,6 +31,10 @@ import Darwin
 ///   can take seconds, and a process opening the path meanwhile waits for it.
 /// - A temporary file nobody holds is what a killed creation left: the next process to open the
 ///   path removes it, and the next creation starts it again.
+/// - Whatever else is at the temporary name (a symbolic or hard link to another file, a FIFO,
+///   another user's file: planted by someone who can write the directory) is refused and left
+///   as it is, never followed, emptied or waited on; SQLite's open of the file and the link at
+///   the end are checked to name the file claimed.
 ///
 /// ```swift
 /// try CatalogueCreation(path: "/tmp/c.sqlite", seed: true, appMigrations: [], configuration: Configuration()).run()
@@ -75,7 +79,8 @@ struct CatalogueCreation {
         for attempt in 0..<20 {
             if let lock = DirectoryLock(directory, waiting: false) {
                 defer { lock.release() }
-                let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
+                // Never through a symbolic link, and without waiting for a writer of a FIFO planted there.
+                let descriptor = open(temporary, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
                 guard descriptor >= 0 else { return }
                 defer { close(descriptor) }
                 // Held: a creation is running. Where `flock` does not work, leave it.
@@ -112,7 +117,7 @@ struct CatalogueCreation {
         defer { if !linked { Self.removeFiles(startingWith: claim.temporary) } }
         let outcome: (value: T, keep: Bool)
         do {
-            outcome = try build(at: claim.temporary, populate)
+            outcome = try build(at: claim.temporary, holding: claim.descriptor, populate)
         } catch let error as DatabaseError {
             throw CatalogueError.cannotCreate(path: path, reason: error.message)
         }
@@ -124,6 +129,12 @@ struct CatalogueCreation {
         let lock = DirectoryLock(Self.split(path).directory, waiting: true)
         defer { lock?.release() }
         guard try Self.linkNewFile(claim.temporary, to: path) else { return nil }
+        // The name given is the file built, not one put in its place meanwhile by someone who can
+        // write the directory (the entry is the one just made: link(2) never replaces a file).
+        guard Self.names(path, fileOf: claim.descriptor) else {
+            unlink(path)
+            throw CatalogueError.cannotCreate(path: path, reason: "\(claim.temporary) was replaced while the catalogue was built in it")
+        }
         linked = true
         Self.removeFiles(startingWith: claim.temporary)
         lock?.synchronize()
@@ -150,10 +161,7 @@ struct CatalogueCreation {
             guard DatabaseFileKind.at(path) == .missing else { return nil }
             // Without the directory lock (a file system without `flock`), a name of its own.
             let temporary = Self.temporaryPath(for: path) + (lock == nil ? "-\(getpid())" : "")
-            let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw CatalogueError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
-            }
+            let descriptor = try openTemporaryFile(temporary)
             if lock == nil || flock(descriptor, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK {
                 // Whatever is in it, a killed creation left: start from an empty file.
                 for suffix in ["-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
@@ -172,6 +180,46 @@ struct CatalogueCreation {
             defer { close(descriptor) }
             try waitForCreation(holding: descriptor)
         }
+    }
+
+    /// Opens (creating it if need be) the temporary file, which must be a file a creation made:
+    /// a regular file of this user's, with no other name. Anything else there (a symbolic link to
+    /// another file, a hard link to one, a FIFO), planted by someone who can write the
+    /// directory, would have the creation empty and overwrite a file that is not a catalogue's:
+    /// it is refused, and left as it is.
+    private func openTemporaryFile(_ temporary: String) throws -> Int32 {
+        let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            let reason = code == ELOOP
+                ? "\(temporary), where a new catalogue is built, is a symbolic link, which catalogue never makes; remove it"
+                : String(cString: strerror(code))
+            throw CatalogueError.cannotCreate(path: path, reason: reason)
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw CatalogueError.cannotCreate(path: path, reason: reason)
+        }
+        let problem: String? =
+            if info.st_mode & S_IFMT != S_IFREG { "is not a regular file" }
+            else if info.st_nlink != 1 { "has other names (hard links)" }
+            else if info.st_uid != geteuid() { "belongs to another user" }
+            else { nil }
+        if let problem {
+            close(descriptor)
+            throw CatalogueError.cannotCreate(
+                path: path, reason: "\(temporary), where a new catalogue is built, \(problem), so catalogue did not make it; remove it")
+        }
+        return descriptor
+    }
+
+    /// Whether `path` names the file open as `descriptor` (same device and inode).
+    static func names(_ path: String, fileOf descriptor: Int32) -> Bool {
+        var named = stat()
+        var open = stat()
+        return lstat(path, &named) == 0 && fstat(descriptor, &open) == 0 && named.st_dev == open.st_dev && named.st_ino == open.st_ino
     }
 
     /// Waits until the creation that holds `descriptor`'s `flock` ends, up to the
@@ -193,10 +241,11 @@ struct CatalogueCreation {
         }
     }
 
-    /// Builds the catalogue in `temporary` (made empty by ``claim(whileWaiting:)``), runs
-    /// `populate` on it, and leaves it closed, in write-ahead-logging mode when it is kept.
+    /// Builds the catalogue in `temporary` (made empty by ``claim(whileWaiting:)``, open as
+    /// `descriptor`), runs `populate` on it, and leaves it closed, in write-ahead-logging mode
+    /// when it is kept.
     private func build<T>(
-        at temporary: String, _ populate: (Connection) throws -> (value: T, keep: Bool)
+        at temporary: String, holding descriptor: Int32, _ populate: (Connection) throws -> (value: T, keep: Bool)
     ) throws -> (value: T, keep: Bool) {
         var configuration = self.configuration
         configuration.readOnly = false
@@ -205,6 +254,10 @@ struct CatalogueCreation {
         configuration.immutable = false
         configuration.readOnlySharedMemory = false
         let db = try Connection(path: temporary, configuration: configuration)
+        // SQLite opened the file by its name: it must be the one claimed (opening writes nothing).
+        guard Self.names(temporary, fileOf: descriptor) else {
+            throw DatabaseError(code: .SQLITE_CANTOPEN, message: "\(temporary) was replaced before the catalogue was built in it")
+        }
         // Nobody else opens this file, and a crash leaves it under its temporary name, never
         // linked to the path: no journal on disk, no sync before the one at the end. A rollback
         // (a failed import) still works, from the journal in memory.
