@@ -73,7 +73,7 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
     private static func connectionReason(_ error: PSQLError) -> String {
         switch error.code {
         case .authMechanismRequiresPassword:
-            return "the server wants a password and none was given (add it to the URL or set PGPASSWORD)"
+            return "the server wants a password and none was given (add it to the URL, set PGPASSWORD, or put it in ~/.pgpass, readable by you alone)"
         case .sslUnsupported:
             return "the server does not offer TLS, which the URL's sslmode requires (sslmode=prefer connects without it)"
         case .connectionError, .serverClosedConnection, .uncleanShutdown:

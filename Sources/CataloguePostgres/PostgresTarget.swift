@@ -3,8 +3,10 @@ import Foundation
 
 /// Where a PostgreSQL catalogue is: `postgres://user:password@host:port/database`, parsed.
 ///
-/// The user defaults to `postgres`, the port to 5432, the database to the user's name; the
-/// password may also come from `PGPASSWORD`. `?sslmode=disable|prefer|require|verify-ca|verify-full`
+/// What the URL leaves out comes from libpq's environment variables (`PGHOST`, `PGPORT`,
+/// `PGUSER`, `PGDATABASE`, `PGPASSWORD`, `PGSSLMODE`, `PGSSLROOTCERT`) and password file
+/// (`~/.pgpass`), then libpq's defaults: port 5432, the user this process runs as, the database
+/// named as the user. `?sslmode=disable|prefer|require|verify-ca|verify-full`
 /// chooses TLS as libpq does (default `prefer`: encrypted when the server offers it, the
 /// certificate not checked), and `&sslrootcert=PATH` the authority a certificate is checked
 /// against. ``description`` never shows the password.
@@ -67,52 +69,95 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses `url`; throws ``PostgresEngineError/badURL(_:reason:)`` naming what is wrong.
+    ///
+    /// What the URL leaves out comes from libpq's environment variables, then libpq's defaults:
+    /// the host from `PGHOST`; the port from `PGPORT`, else 5432; the user from `PGUSER`, else
+    /// the name this process runs as; the database from `PGDATABASE`, else the user's name; the
+    /// password from `PGPASSWORD`, else libpq's password file (`PGPASSFILE`
+    /// or `~/.pgpass`); `sslmode` from `PGSSLMODE`, else `prefer`; `sslrootcert` from
+    /// `PGSSLROOTCERT` when the mode checks certificates.
     public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard Self.isURL(text), let components = URLComponents(string: text) else {
             throw PostgresEngineError.badURL(Self.redacted(text), reason: "expected postgres://user@host:port/database")
         }
-        guard let host = components.host, !host.isEmpty else {
-            throw PostgresEngineError.badURL(Self.redacted(text), reason: "no host")
+        func bad(_ reason: String) -> PostgresEngineError {
+            PostgresEngineError.badURL(Self.redacted(text), reason: reason)
+        }
+        func fromEnvironment(_ name: String) -> String? {
+            environment[name].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        guard let host = components.host.flatMap({ $0.isEmpty ? nil : $0 }) ?? fromEnvironment("PGHOST") else {
+            throw bad("no host (give one in the URL, or set PGHOST)")
+        }
+        guard !host.hasPrefix("/") else {
+            throw bad("PGHOST \(host) is a socket directory; connect over TCP with a host name or address")
         }
         self.host = host
-        self.port = components.port ?? 5432
-        guard (1...65535).contains(port) else {
-            throw PostgresEngineError.badURL(Self.redacted(text), reason: "port \(port) is out of range")
+        if let port = components.port {
+            self.port = port
+        } else if let text = fromEnvironment("PGPORT") {
+            guard let port = Int(text) else { throw bad("PGPORT must be a port number, not \(text)") }
+            self.port = port
+        } else {
+            self.port = 5432
         }
-        self.user = components.user.flatMap { $0.removingPercentEncoding ?? $0 }.flatMap { $0.isEmpty ? nil : $0 } ?? "postgres"
-        self.password = components.password.map { $0.removingPercentEncoding ?? $0 } ?? environment["PGPASSWORD"]
+        guard (1...65535).contains(port) else {
+            throw bad("port \(port) is out of range")
+        }
+        self.user = components.user.flatMap { $0.removingPercentEncoding ?? $0 }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? fromEnvironment("PGUSER") ?? Self.loginName ?? "postgres"
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         let database = path.removingPercentEncoding ?? path
         guard !database.contains("/") else {
-            throw PostgresEngineError.badURL(Self.redacted(text), reason: "the path must be one database name")
+            throw bad("the path must be one database name")
         }
-        self.database = database.isEmpty ? user : database
-        var tls = TLSMode.prefer
+        self.database = database.isEmpty ? fromEnvironment("PGDATABASE") ?? user : database
+        var tls: TLSMode?
         var rootCertificatePath: String?
         for item in components.queryItems ?? [] {
             switch item.name {
             case "sslmode":
                 guard let mode = item.value.flatMap(TLSMode.init(rawValue:)) else {
-                    let modes = TLSMode.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw PostgresEngineError.badURL(
-                        Self.redacted(text), reason: "sslmode must be one of \(modes), not \(item.value ?? "empty")")
+                    throw bad("sslmode must be one of \(Self.modeNames), not \(item.value ?? "empty")")
                 }
                 tls = mode
             case "sslrootcert":
                 guard let path = item.value, !path.isEmpty else {
-                    throw PostgresEngineError.badURL(Self.redacted(text), reason: "sslrootcert needs a file: sslrootcert=PATH")
+                    throw bad("sslrootcert needs a file: sslrootcert=PATH")
                 }
                 rootCertificatePath = path
             default:
-                throw PostgresEngineError.badURL(Self.redacted(text), reason: "unknown parameter \(item.name) (known: sslmode, sslrootcert)")
+                throw bad("unknown parameter \(item.name) (known: sslmode, sslrootcert)")
             }
         }
-        if rootCertificatePath != nil, tls == .disable || tls == .prefer {
-            throw PostgresEngineError.badURL(
-                Self.redacted(text), reason: "sslrootcert needs sslmode=require, verify-ca or verify-full (with \(tls.rawValue) no certificate is checked)")
+        if tls == nil, let mode = fromEnvironment("PGSSLMODE") {
+            guard let parsed = TLSMode(rawValue: mode) else {
+                throw bad("PGSSLMODE must be one of \(Self.modeNames), not \(mode)")
+            }
+            tls = parsed
         }
-        self.tls = tls
+        let mode = tls ?? .prefer
+        if rootCertificatePath != nil, mode == .disable || mode == .prefer {
+            throw bad("sslrootcert needs sslmode=require, verify-ca or verify-full (with \(mode.rawValue) no certificate is checked)")
+        }
+        if rootCertificatePath == nil, mode != .disable, mode != .prefer {
+            rootCertificatePath = fromEnvironment("PGSSLROOTCERT")
+        }
+        self.tls = mode
         self.rootCertificatePath = rootCertificatePath
+        self.password = components.password.map { $0.removingPercentEncoding ?? $0 } ?? environment["PGPASSWORD"]
+            ?? PostgresPasswordFile.password(host: host, port: port, database: self.database, user: user, environment: environment)
+    }
+
+    /// libpq's `sslmode` values, for messages.
+    private static var modeNames: String {
+        TLSMode.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// The name this process runs as (libpq's default user), if the system knows it.
+    private static var loginName: String? {
+        guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
+        return String(cString: name)
     }
 
     /// `postgres://user@host:port/database`: no password.

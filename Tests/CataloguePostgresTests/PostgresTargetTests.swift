@@ -1,17 +1,118 @@
 #if PostgreSQL
 import CataloguePostgres
+import Foundation
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// ``PostgresTarget``: what a `postgres://` URL says, and the one-line errors for what it
 /// cannot say. No server needed.
 @Suite("PostgreSQL URL")
 struct PostgresTargetTests {
-    @Test("Defaults: user postgres, port 5432, the database named as the user, TLS preferred")
+    /// The name this process runs as: libpq's default user.
+    static var loginName: String {
+        String(cString: getpwuid(geteuid())!.pointee.pw_name)
+    }
+
+    /// An environment without a password file (`PGPASSFILE` naming none) plus `variables`.
+    static func environment(_ variables: [String: String] = [:]) -> [String: String] {
+        ["PGPASSFILE": "/nonexistent/pgpass"].merging(variables) { $1 }
+    }
+
+    @Test("Defaults, as libpq's: the user this process runs as, port 5432, the database named as the user, TLS preferred")
     func defaults() throws {
-        let target = try PostgresTarget(url: "postgres://db.example", environment: [:])
-        #expect(target == PostgresTarget(host: "db.example"))
-        #expect(target.description == "postgres://postgres@db.example:5432/postgres")
-        #expect(target.tls == .prefer && target.rootCertificatePath == nil)
+        let target = try PostgresTarget(url: "postgres://db.example", environment: Self.environment())
+        let user = Self.loginName
+        #expect(target == PostgresTarget(host: "db.example", user: user))
+        #expect(target.description == "postgres://\(user)@db.example:5432/\(user)")
+        #expect(target.tls == .prefer && target.rootCertificatePath == nil && target.password == nil)
+    }
+
+    @Test("What the URL leaves out comes from libpq's environment variables; what it says wins")
+    func environmentVariables() throws {
+        let environment = Self.environment([
+            "PGHOST": "env.example", "PGPORT": "6543", "PGUSER": "env_user", "PGDATABASE": "env_db",
+            "PGPASSWORD": "env-secret", "PGSSLMODE": "verify-full", "PGSSLROOTCERT": "/etc/env-ca.pem",
+        ])
+        let fromEnvironment = try PostgresTarget(url: "postgres://", environment: environment)
+        #expect(fromEnvironment == PostgresTarget(
+            host: "env.example", port: 6543, user: "env_user", password: "env-secret", database: "env_db",
+            tls: .verifyFull, rootCertificatePath: "/etc/env-ca.pem"))
+        #expect(try PostgresTarget(url: "postgresql:///", environment: environment).host == "env.example")
+        let fromURL = try PostgresTarget(
+            url: "postgres://app:url-secret@db.example:5433/catalogue?sslmode=require&sslrootcert=/etc/url-ca.pem", environment: environment)
+        #expect(fromURL == PostgresTarget(
+            host: "db.example", port: 5433, user: "app", password: "url-secret", database: "catalogue",
+            tls: .require, rootCertificatePath: "/etc/url-ca.pem"))
+        // PGSSLROOTCERT serves only a mode that checks certificates; PGDATABASE defaults to PGUSER's name.
+        let preferred = try PostgresTarget(
+            url: "postgres://db.example?sslmode=prefer", environment: Self.environment(["PGSSLROOTCERT": "/etc/env-ca.pem", "PGUSER": "u"]))
+        #expect(preferred.rootCertificatePath == nil && preferred.database == "u")
+    }
+
+    @Test("Bad environment variables, and no host anywhere, are one line naming the variable", arguments: [
+        ([:], "no host (give one in the URL, or set PGHOST)"),
+        (["PGHOST": "/var/run/postgresql"], "PGHOST /var/run/postgresql is a socket directory; connect over TCP with a host name or address"),
+        (["PGHOST": "db", "PGPORT": "five"], "PGPORT must be a port number, not five"),
+        (["PGHOST": "db", "PGPORT": "70000"], "port 70000 is out of range"),
+        (["PGHOST": "db", "PGSSLMODE": "allow-ish"], "PGSSLMODE must be one of disable, prefer, require, verify-ca, verify-full, not allow-ish"),
+    ])
+    func badEnvironment(variables: [String: String], reason: String) {
+        #expect(throws: PostgresEngineError.badURL("postgres:///catalogue", reason: reason)) {
+            try PostgresTarget(url: "postgres:///catalogue", environment: Self.environment(variables))
+        }
+    }
+
+    /// Writes `lines` to a new password file with `mode`; returns its path.
+    static func passwordFile(_ lines: [String], mode: mode_t = 0o600) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(chmod(path, mode) == 0)
+        return path
+    }
+
+    @Test("The password file: the first matching line, with * and escapes; after the URL and PGPASSWORD")
+    func passwordFile() throws {
+        let path = try Self.passwordFile([
+            "# host:port:database:user:password",
+            "db.example:5432:catalogue:reader:first",
+            "db.example:5432:catalogue:reader:not-this-one",
+            "db.example:*:*:writer:wild",
+            "other.example:5433:cat\\:alogue:app:with\\:colon\\\\and-backslash",
+            "malformed line",
+        ])
+        defer { unlink(path) }
+        let environment = ["PGPASSFILE": path]
+        func password(_ url: String, _ extra: [String: String] = [:]) throws -> String? {
+            try PostgresTarget(url: url, environment: environment.merging(extra) { $1 }).password
+        }
+        #expect(try password("postgres://reader@db.example/catalogue") == "first")
+        #expect(try password("postgres://writer@db.example:6000/anything") == "wild")
+        #expect(try password("postgres://app@other.example:5433/cat%3Aalogue") == "with:colon\\and-backslash")
+        #expect(try password("postgres://reader@db.example/other") == nil)
+        #expect(try password("postgres://reader@db.example:5433/catalogue") == nil)
+        #expect(try password("postgres://reader@db.example/catalogue", ["PGPASSWORD": "from-env"]) == "from-env")
+        #expect(try password("postgres://reader:from-url@db.example/catalogue", ["PGPASSWORD": "from-env"]) == "from-url")
+        // HOME's .pgpass when PGPASSFILE is not set.
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("home-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        #expect(link(path, home + "/.pgpass") == 0)
+        #expect(try PostgresTarget(url: "postgres://reader@db.example/catalogue", environment: ["HOME": home]).password == "first")
+    }
+
+    @Test("A password file its group or others can read is ignored, as libpq ignores it")
+    func passwordFilePermissions() throws {
+        for (mode, used) in [(mode_t(0o600), true), (0o400, true), (0o640, false), (0o604, false), (0o644, false)] {
+            let path = try Self.passwordFile(["*:*:*:*:secret"], mode: mode)
+            defer { unlink(path) }
+            let target = try PostgresTarget(url: "postgres://app@db/catalogue", environment: ["PGPASSFILE": path])
+            #expect((target.password == "secret") == used, "mode \(String(mode, radix: 8))")
+        }
     }
 
     @Test("sslmode takes libpq's five modes; sslrootcert a file, with a mode that checks certificates", arguments: [
@@ -23,7 +124,7 @@ struct PostgresTargetTests {
         ("?sslrootcert=ca.pem&sslmode=require", .require, "ca.pem"),
     ])
     func tlsModes(query: String, mode: PostgresTarget.TLSMode, rootCertificate: String?) throws {
-        let target = try PostgresTarget(url: "postgres://app:secret@db:5433/catalogue" + query, environment: [:])
+        let target = try PostgresTarget(url: "postgres://app:secret@db:5433/catalogue" + query, environment: Self.environment())
         #expect(target.tls == mode)
         #expect(target.rootCertificatePath == rootCertificate)
         #expect(target.description == "postgres://app@db:5433/catalogue")
@@ -39,7 +140,7 @@ struct PostgresTargetTests {
     func badTLSParameters(query: String, reason: String) {
         let url = "postgres://app:secret@db:5433/catalogue" + query
         #expect(throws: PostgresEngineError.badURL("postgres://app:***@db:5433/catalogue" + query, reason: reason)) {
-            try PostgresTarget(url: url, environment: [:])
+            try PostgresTarget(url: url, environment: Self.environment())
         }
     }
 }

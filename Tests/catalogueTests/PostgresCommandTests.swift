@@ -195,6 +195,41 @@ struct PostgresCommandTests {
         }
     }
 
+    @Test("The password from PGPASSWORD or the password file, not the URL; a password file others can read is ignored", .requiresPostgres)
+    func passwordOutsideTheURL() async throws {
+        try await onOwnThread {
+            let server = try PostgresTestServer.shared()
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let role = "cli_pgpass_\(UInt32.random(in: 0...UInt32.max))"
+            try server.createRole(role, password: "from the file: \\ too")
+            let database = try server.createDatabase(prefix: "cli_pgpass")
+            try server.psql("ALTER DATABASE :\"database\" OWNER TO :\"role\"", variables: ["database": database.name, "role": role])
+            // No password in the URL, which `ps` shows to every user of the machine.
+            let url = "postgres://\(role)@\(server.host):\(server.port)/\(database.name)"
+            let file = runner.directory.appendingPathComponent("pgpass").path
+            try "# the catalogue's role\n\(server.host):\(server.port):*:\(role):from the file\\: \\\\ too\n"
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(chmod(file, 0o600) == 0)
+            let found = try runner.run(["search", "bog", "--scope", "capital", "--format", "json", "--db", url], environment: ["PGPASSFILE": file])
+            #expect(found.status == 0, "\(found.standardError)")
+            #expect(try found.jsonNames() == ["Colombia"])
+            // The host, port, user and database from the environment too, as psql takes them.
+            let fromEnvironment = try runner.run(["search", "bog", "--scope", "capital", "--format", "json", "--db", "postgres://"], environment: [
+                "PGPASSWORD": "from the file: \\ too", "PGHOST": server.host, "PGPORT": String(server.port), "PGUSER": role,
+                "PGDATABASE": database.name, "PGPASSFILE": "/nonexistent/pgpass",
+            ])
+            #expect(fromEnvironment.status == 0, "\(fromEnvironment.standardError)")
+            #expect(try fromEnvironment.jsonNames() == ["Colombia"])
+            // A file its group can read is ignored, as libpq ignores it; the error says where a password may come from.
+            #expect(chmod(file, 0o640) == 0)
+            let ignored = try runner.run(["search", "bog", "--db", url], environment: ["PGPASSFILE": file])
+            #expect(ignored.status == 1)
+            #expect(ignored.standardError == "catalogue: error: cannot connect to \(url): the server wants a password and none was given "
+                + "(add it to the URL, set PGPASSWORD, or put it in ~/.pgpass, readable by you alone)\n")
+        }
+    }
+
     @Test("A server with TLS and a self-signed certificate, as Debian's: found by default; verify-full says why not in one line", .requiresPostgres)
     func selfSignedServer() async throws {
         try await onOwnThread {
