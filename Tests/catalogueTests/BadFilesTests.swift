@@ -133,6 +133,33 @@ struct BadFilesTests {
         }
     }
 
+    @Test("A log file of the catalogue that is a symbolic link: one line saying so, and the file it names is unchanged",
+          arguments: ["-wal", "-shm", "-journal"])
+    func plantedLinkAsALogFile(suffix: String) throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let path = runner.databasePath
+        #expect(try runner.run(["search", "x", "--db", path]).status == 0)
+        for leftover in ["-wal", "-shm", "-journal"] { unlink(path + leftover) }
+        let victim = runner.directory.appendingPathComponent("notes.txt").path
+        let precious = Data("precious data\n".utf8)
+        try #require(FileManager.default.createFile(atPath: victim, contents: precious))
+        try #require(symlink(victim, path + suffix) == 0)
+        let csv = runner.directory.appendingPathComponent("p.csv").path
+        try "name,type\nWidget,tool\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        for arguments in [["search", "x"], ["import", "products", csv]] {
+            let result = try runner.run(arguments + ["--db", path])
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.standardError == "catalogue: error: cannot open \(path): \(path + suffix) is a symbolic link, "
+                + "which SQLite does not follow; remove it (the catalogue's own is a file)\n", "\(arguments)")
+            #expect(FileManager.default.contents(atPath: victim) == precious, "\(arguments)")
+        }
+        // Removed, the catalogue opens as before.
+        #expect(unlink(path + suffix) == 0)
+        #expect(try runner.run(["import", "products", csv, "--db", path]).status == 0)
+        #expect(FileManager.default.contents(atPath: victim) == precious)
+    }
+
     @Test("A read-only catalogue file can still be searched, and is not modified")
     func readOnlyFile() throws {
         let runner = try CommandRunner()

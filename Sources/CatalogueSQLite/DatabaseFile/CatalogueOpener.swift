@@ -1,5 +1,12 @@
 import CatalogueCore
 import SQLiteStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Opens the connection of a ``Catalogue``: refuses what is not a catalogue file before SQLite
 /// touches it, creates a missing catalogue atomically, and picks how to open an existing one.
 ///
@@ -93,7 +100,7 @@ struct CatalogueOpener {
                 db, path: path, readOnly: readOnly || db.isReadOnly, appMigrations: appMigrations)
         } catch let error as DatabaseError {
             // Damaged or unreadable where identifying or migrating it: one error naming the file.
-            throw CatalogueError.cannotOpen(path: path, reason: error.message)
+            throw CatalogueError.cannotOpen(path: path, reason: reason(for: error))
         }
         return Opened(
             connection: db, isReadOnly: readOnly || db.isReadOnly, verified: verified || created, created: created,
@@ -104,8 +111,23 @@ struct CatalogueOpener {
         do {
             return try Connection(path: path, configuration: configuration)
         } catch let error as DatabaseError {
-            throw CatalogueError.cannotOpen(path: path, reason: error.message)
+            throw CatalogueError.cannotOpen(path: path, reason: reason(for: error))
         }
+    }
+
+    /// SQLite's message, or, when it could not open or write a file and one of the catalogue's log files
+    /// is a symbolic link (which SQLite never follows: someone who can write the directory may
+    /// have put it there, to have SQLite write another file), what is wrong and what to do.
+    func reason(for error: DatabaseError) -> String {
+        // A link at `-journal` reads as a hot journal SQLite cannot open: "readonly database".
+        guard error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY else { return error.message }
+        for suffix in ["-wal", "-shm", "-journal"] {
+            var info = stat()
+            if lstat(path + suffix, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                return "\(path + suffix) is a symbolic link, which SQLite does not follow; remove it (the catalogue's own is a file)"
+            }
+        }
+        return error.message
     }
 
     /// `:memory:`, the empty path (a private temporary database) and `file:` URIs.
