@@ -99,7 +99,8 @@ public enum CatalogueServer {
             ).endpoints,
             atPath: RouterPath(base + "/import"))
         router.addRoutes(
-            ExportController<R>(catalogue: catalogue, gate: exportGate, logger: logger).endpoints, atPath: RouterPath(base + "/export"))
+            ExportController<R>(catalogue: catalogue, gate: exportGate, pace: options.exportPace, logger: logger).endpoints,
+            atPath: RouterPath(base + "/export"))
         router.addRoutes(RecordsController<R>(catalogue: catalogue).endpoints, atPath: RouterPath(base))
     }
 }

@@ -33,6 +33,10 @@ public struct ServerOptions: Sendable {
     /// being written (a change stream, an export, an import being applied) is not idle.
     public var idleTimeout: Duration = .seconds(30)
 
+    /// The least a client must read of an export (1 MiB in 30 s), which holds a read transaction
+    /// until it ends; the tests shorten it.
+    var exportPace = ExportStream.MinimumPace()
+
     /// The longest search text, in Unicode scalars.
     public static let maximumTextLength = 256
     /// The most rows one answer holds.

@@ -80,6 +80,23 @@ struct HostileSearchTextTests {
                 }
             }
         }
+        // "Did you mean" is asked when a search finds nothing: the same texts give a few names or none.
+        for scope in CountryScope.allCases {
+            do {
+                let names = try catalogue.read { db in try CatalogueSearch.suggestions(for: text.text, scope: scope, in: db) }
+                #expect(names.count <= CatalogueSearch.suggestionLimit)
+            } catch {
+                Issue.record("country suggestions \(scope) \(text.label): \(String(describing: error).prefix(300))")
+            }
+        }
+        for scope in Self.productScopes {
+            do {
+                let names = try catalogue.read { db in try CatalogueSearch.suggestions(for: text.text, scope: scope, in: db) }
+                #expect(names.count <= CatalogueSearch.suggestionLimit)
+            } catch {
+                Issue.record("product suggestions \(scope) \(text.label): \(String(describing: error).prefix(300))")
+            }
+        }
         #expect(try catalogue.count(Country.self) == countryCount)
         #expect(try catalogue.count(Product.self) == productCount)
         #expect(try catalogue.records(CatalogueSearch.countries(matching: "cote")).map(\.name) == ["Côte d'Ivoire"])

@@ -10,10 +10,12 @@ import Logging
 ///
 /// Reads need no token, as searches do. An export holds a read transaction until its last byte
 /// is sent, so one runs at a time (another gets a 503 with `Retry-After`), and a client that
-/// reads nothing for 30 s is cut off.
+/// reads nothing for 30 s, or less than 1 MiB in 30 s, is cut off.
 struct ExportController<R: ServedRecord>: Sendable {
     let catalogue: Catalogue
     let gate: ExportGate
+    /// The least a client must read (``ServerOptions/exportPace``).
+    let pace: ExportStream.MinimumPace
     let logger: Logger
 
     var endpoints: RouteCollection<BasicRequestContext> {
@@ -29,7 +31,7 @@ struct ExportController<R: ServedRecord>: Sendable {
         let catalogue = self.catalogue
         let gate = self.gate
         let logger = self.logger
-        let stream = ExportStream()
+        let stream = ExportStream(pace: pace)
         DispatchQueue.global().async {
             defer { gate.leave() }
             let output = ExportOutput(sink: stream.send)
@@ -37,21 +39,25 @@ struct ExportController<R: ServedRecord>: Sendable {
                 let count = try catalogue.read { db in try RecordExporter<R>(format: format).export(from: db, to: output) }
                 try output.flush()
                 logger.info("export", metadata: ["entity": "\(R.entity.plural)", "format": "\(format.rawValue)", "records": "\(count)"])
+                stream.finish()
             } catch {
                 logger.notice("export stopped", metadata: ["entity": "\(R.entity.plural)", "reason": "\(error)"])
+                stream.abort()
             }
-            stream.finish()
         }
         let body = ResponseBody { writer in
             do {
                 for await block in stream.blocks {
                     try await writer.write(ByteBuffer(bytes: block))
-                    stream.delivered()
+                    stream.delivered(byteCount: block.count)
                 }
             } catch {
                 stream.cancel()
                 throw error
             }
+            // Cut short: the connection is closed without the body's end, never a file that
+            // looks whole and is not.
+            if stream.wasAborted { throw ExportStream.Stop.cancelled }
             try await writer.finish(nil)
         }
         let filename = "\(R.entity.plural).\(format.rawValue)"

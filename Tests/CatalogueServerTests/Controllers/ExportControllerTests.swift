@@ -71,5 +71,36 @@ struct ExportControllerTests {
         }
         #expect(fixture.logs.all.contains { $0.message == "export stopped" }, "the stopped export is logged")
     }
+
+    @Test("A client that keeps its export open but reads too little is cut off, and the next export runs")
+    func tooSlowAClient() async throws {
+        let fixture = try ServerFixture()
+        let rows = (0..<100_000).map { "Exported product number \($0),bulk,2000,1.5\n" }.joined()
+        try await fixture.catalogue.importRecords(
+            Product.self, from: ImportInput(text: "name,type,year,price\n" + rows, name: "bulk.csv"), options: ImportOptions(format: .csv))
+        // 1 MiB in each 300 ms: the client below reads nothing once the sockets' buffers are full.
+        let options = ServerFixture.options { $0.exportPace = ExportStream.MinimumPace(bytes: 1 << 20, period: .milliseconds(300)) }
+        try await fixture.test(options: options) { client in
+            let holder = try RawHTTPConnection(port: client.port)
+            holder.send("GET /api/products/export?format=ndjson HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let head = try await holder.read(until: { RawHTTPConnection.head($0) != nil }, context: "the export's head")
+            #expect(RawHTTPConnection.head(head)?.hasPrefix("HTTP/1.1 200") == true)
+            // Still connected, and the next export runs once the slow one is cut off.
+            let deadline = ContinuousClock.now + .seconds(30)
+            var next = try await client.get("/api/countries/export")
+            while next.status == .serviceUnavailable, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                next = try await client.get("/api/countries/export")
+            }
+            #expect(next.status == .ok)
+            // What the slow client gets is cut short, visibly: no last chunk, the connection closed.
+            let received = try await holder.readToEnd(timeout: .seconds(60), context: "the slow client's response")
+            let end = try #require(RawHTTPConnection.headEnd(received))
+            let body = RawHTTPConnection.chunkedData(received[(end + 4)...])
+            #expect(!body.complete)
+            #expect(!body.data.isEmpty)
+        }
+        #expect(fixture.logs.all.contains { $0.message == "export stopped" && $0.metadata["reason"] == "tooSlow" }, "\(fixture.logs.all)")
+    }
 }
 #endif

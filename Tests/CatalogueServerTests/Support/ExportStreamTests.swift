@@ -17,7 +17,7 @@ struct ExportStreamTests {
             // Never more than the capacity sent ahead of what was delivered.
             #expect(sent.count() <= received.count + 2 + 1)
             received.append(block)
-            stream.delivered()
+            stream.delivered(byteCount: block.count)
         }
         #expect(received == (0..<10).map { [UInt8($0)] })
     }
@@ -32,21 +32,69 @@ struct ExportStreamTests {
         cancelled.cancel()
         #expect(throws: ExportStream.Stop.cancelled) { try cancelled.send([2]) }
     }
+
+    @Test("A client that reads, but less than the pace over a period, stops the export; one that keeps it up does not")
+    func pace() async throws {
+        // 100 bytes in each 200 ms while the export waits for its client.
+        let pace = ExportStream.MinimumPace(bytes: 100, period: .milliseconds(200))
+        let slow = ExportStream(capacity: 1, stallTimeout: .seconds(600), pace: pace)
+        let outcome = Thread.detachedSendingUntilStopped(slow, blockSize: 10)
+        // Ten bytes every 50 ms: 40 bytes a period.
+        for await block in slow.blocks {
+            try await Task.sleep(for: .milliseconds(50))
+            slow.delivered(byteCount: block.count)
+        }
+        #expect(await outcome.value == .tooSlow)
+        let fast = ExportStream(capacity: 1, stallTimeout: .seconds(600), pace: pace)
+        let sent = Thread.detachedSending(fast, count: 40, blockSize: 100)
+        var received = 0
+        for await block in fast.blocks {
+            // 100 bytes every 20 ms: a thousand a period.
+            try await Task.sleep(for: .milliseconds(20))
+            received += block.count
+            fast.delivered(byteCount: block.count)
+        }
+        #expect(received == 4_000)
+        #expect(sent.count() == 40)
+    }
 }
 
 extension Thread {
-    /// Sends `count` one-byte blocks (0, 1, …) on a thread of its own, then finishes the stream;
-    /// returns a counter of the blocks sent so far.
-    static func detachedSending(_ stream: ExportStream, count: Int) -> SentCounter {
+    /// Sends `count` blocks of `blockSize` bytes (the first block's bytes 0, the next 1, …) on a
+    /// thread of its own, then finishes the stream; returns a counter of the blocks sent so far.
+    static func detachedSending(_ stream: ExportStream, count: Int, blockSize: Int = 1) -> SentCounter {
         let counter = SentCounter()
         Thread {
             for index in 0..<count {
-                try? stream.send([UInt8(index)])
+                try? stream.send([UInt8](repeating: UInt8(index % 256), count: blockSize))
                 counter.increment()
             }
             stream.finish()
         }.start()
         return counter
+    }
+
+    /// Sends blocks of `blockSize` bytes on a thread of its own until `send` throws; the task's
+    /// value is why it stopped.
+    static func detachedSendingUntilStopped(_ stream: ExportStream, blockSize: Int) -> Task<ExportStream.Stop?, Never> {
+        let (stops, continuation) = AsyncStream.makeStream(of: ExportStream.Stop?.self)
+        Thread {
+            var stop: ExportStream.Stop?
+            for _ in 0..<100_000 {
+                do {
+                    try stream.send([UInt8](repeating: 0, count: blockSize))
+                } catch let error as ExportStream.Stop {
+                    stop = error
+                    break
+                } catch {
+                    break
+                }
+            }
+            stream.finish()
+            continuation.yield(stop)
+            continuation.finish()
+        }.start()
+        return Task { await stops.first(where: { _ in true }) ?? nil }
     }
 }
 
