@@ -22,7 +22,8 @@ import NIOCore
 public enum CatalogueServer {
     /// The application: the router below, the change broadcaster as a service, listening where
     /// `options` say, with at most `options.maximumConnections` connections open
-    /// (``ConnectionLimit``) and idle ones closed after `options.idleTimeout`. `catalogue serve`
+    /// (``ConnectionLimit``), idle ones closed after `options.idleTimeout` and those whose client
+    /// takes nothing for `options.writeTimeout` (``WriteTimeoutHandler``). `catalogue serve`
     /// runs it; the tests run it on a free port.
     public static func makeApplication(
         catalogue: Catalogue, options: ServerOptions, logger: Logger,
@@ -40,7 +41,9 @@ public enum CatalogueServer {
         let connectionLimit = ConnectionLimit(maximum: maximumConnections, logger: logger)
         return Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [WriteTimeoutHandler(timeout: options.writeTimeout, logger: logger)],
+                idleTimeout: TimeAmount(options.idleTimeout))),
             configuration: ApplicationConfiguration(
                 address: .hostname(options.host, port: options.port), availableConnectionsDelegate: connectionLimit),
             services: [broadcaster],

@@ -28,6 +28,9 @@ public struct ServerOptions: Sendable {
     /// process's open-file limit (`ulimit -n`) is smaller, to that limit less 64 descriptors
     /// kept for the catalogue's files. Each open change stream holds one connection.
     public var maximumConnections = 4096
+    /// How long the server waits for a client that takes nothing of what it writes (a change
+    /// stream, an export) before it closes the connection: 120 s.
+    public var writeTimeout: Duration = .seconds(120)
     /// How long a connection may stay idle before the server closes it: 30 s. Idle is between
     /// requests (keep-alive), and while a request's head or body does not arrive; a response
     /// being written (a change stream, an export, an import being applied) is not idle.
@@ -45,7 +48,7 @@ public struct ServerOptions: Sendable {
     public static let defaultLimit = 50
 
     /// The defaults: 127.0.0.1, port 8080, read-only (no token), no CORS origin, at most 4,096
-    /// connections, idle ones closed after 30 s.
+    /// connections, idle ones closed after 30 s, and those whose client takes nothing for 120 s.
     public init() {}
 }
 #endif
