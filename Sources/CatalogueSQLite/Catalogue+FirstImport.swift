@@ -59,6 +59,8 @@ extension Catalogue {
         // A dangling symbolic link counts as a file: opening it reports it as before.
         var status = stat()
         guard !CatalogueOpener.isSpecialName(path), lstat(path, &status) != 0 else { return nil }
+        // A stream is read to its end first: others wait for the creation as long as it runs.
+        try input.spoolIfStreaming()
         let creation = CatalogueCreation(path: path, seed: seed, appMigrations: appMigrations, configuration: configuration)
         var imported = false
         let outcome = try creation.run(whileWaiting: {

@@ -134,6 +134,28 @@ struct ImportCommandTests {
         #expect(try runner.run(["import", "products", changed]).standardOutput.hasPrefix("Imported 1 product (0 added, 1 updated, 0 skipped)"))
     }
 
+    @Test("Standard input from a program slow to end holds no lock meanwhile: another import goes ahead")
+    func slowStandardInput() throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let other = try Self.write(Array("name,type\nMeanwhile,tool\n".utf8), "other.csv", in: runner)
+        // The piped import starts at once and its input ends 2 s later; the other import, started
+        // half a second in, would give up after 1 s if the first held the write lock.
+        let script = """
+            (sleep 2; printf 'name,type\\nSlow pipe,tool\\n') | "$0" import products - > "$1" 2>&1 &
+            sleep 0.5
+            "$0" import products "$2" --wait-timeout 1; echo "other exit $?"
+            wait $!; echo "piped exit $?"; cat "$1"
+            """
+        let log = runner.directory.appendingPathComponent("piped.log").path
+        let result = try runner.runProgram("/bin/sh", ["-c", script, CommandRunner.executable.path, log, other])
+        #expect(result.standardOutput.contains("Imported 1 product (1 added, 0 updated, 0 skipped)"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("other exit 0\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("piped exit 0\n"), "\(result.standardOutput)")
+        let found = try runner.run(["search", "", "--entity", "products", "--scope", "tool", "--format", "json"])
+        #expect(Set(try found.jsonNames()).isSuperset(of: ["Meanwhile", "Slow pipe"]))
+    }
+
     @Test("Standard input: CSV by its content, --format for JSON and NDJSON")
     func standardInput() throws {
         let runner = try Self.preparedRunner()

@@ -113,8 +113,8 @@ public struct ExportOutputError: Error, Sendable, Hashable, CustomStringConverti
     }
 }
 
-/// `write(2)`, named apart from ``ExportOutput/write(_:)``.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+/// `write(2)`, named apart from ``ExportOutput/write(_:)`` (also the spool's, ``ImportInput``).
+package func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
     Glibc.write(descriptor, bytes, count)
     #else

@@ -22,7 +22,10 @@ extension Catalogue {
     ///
     /// A bad header (an unknown, duplicate or missing column) and a syntax error in a JSON array
     /// stop the import under either policy. The input is read in chunks: memory does not grow
-    /// with its size. Folded keys, aliases and the full-text index are written with each row.
+    /// with its size. A stream (a pipe, standard input from another program) is first read to
+    /// its end into an unnamed temporary file in `TMPDIR`, so the write lock is held only while
+    /// rows are written, never while a slow producer is waited for. Folded keys, aliases and the
+    /// full-text index are written with each row.
     ///
     /// ```swift
     /// let counts = try catalogue.importRecords(
@@ -40,6 +43,8 @@ extension Catalogue {
         _ type: R.Type, from input: ImportInput, options: ImportOptions,
         progress: ((ImportProgress) -> Void)? = nil, skipped: ((ImportIssue) -> Void)? = nil
     ) throws -> ImportCounts {
-        try engine.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
+        // A stream is read to its end before the import takes the write lock.
+        try input.spoolIfStreaming()
+        return try engine.importRecords(type, from: input, options: options, progress: progress, skipped: skipped)
     }
 }

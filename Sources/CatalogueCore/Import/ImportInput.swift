@@ -19,19 +19,30 @@ import Darwin
 public final class ImportInput {
     /// The name used in messages (`FILE` of `FILE:LINE: column: reason`).
     public let name: String
-    /// The total size in bytes when known in advance (a regular file, or bytes in memory).
-    public let size: Int?
-    /// How many bytes have been read so far.
+    /// The total size in bytes when known in advance (a regular file, bytes in memory, or a
+    /// stream read to its end by ``spoolIfStreaming(in:limit:)``).
+    public private(set) var size: Int?
+    /// How many bytes the import has read so far.
     public private(set) var bytesRead = 0
+    /// How far into bytes in memory the source has been read.
+    private var memoryOffset = 0
 
     private enum Storage {
         case descriptor(Int32, owned: Bool)
         case memory([UInt8])
     }
 
-    private let storage: Storage
+    private var storage: Storage
     /// Bytes read ahead by ``sniffedFormat()``, delivered before the rest.
     private var lookahead: [UInt8] = []
+    /// What ``spoolIfStreaming(in:limit:)`` kept of a stream: an unnamed file and how much of it
+    /// is still to be read, delivered after the look-ahead.
+    private var spool: (descriptor: Int32, remaining: Int)?
+    /// Bytes read from the stream that the spool could not take (its disk full), delivered
+    /// after it.
+    private var carry: [UInt8] = []
+    /// Whether the source was read to its end (a terminal is not read again after Ctrl-D).
+    private var sourceEnded = false
 
     /// Opens the file at `path` for reading; `name` defaults to the path as given.
     ///
@@ -85,6 +96,7 @@ public final class ImportInput {
         if case .descriptor(let descriptor, owned: true) = storage {
             close(descriptor)
         }
+        if let spool { close(spool.descriptor) }
     }
 
     /// The format the content looks like, for input without a name to tell it (standard
@@ -109,22 +121,123 @@ public final class ImportInput {
                 }
             }
             let count = try chunk.withUnsafeMutableBytes { try readSource(into: $0) }
-            if count == 0 { break }
+            if count == 0 {
+                sourceEnded = true
+                break
+            }
             lookahead += chunk[0..<count]
         }
         return .csv
     }
 
-    /// Reads up to `buffer.count` bytes into `buffer`; returns 0 at the end of the input.
+    /// Reads a stream (a pipe, a socket, a terminal: an input whose size is not known) to its
+    /// end, up to `limit` bytes, into an unnamed temporary file in `directory`, which the import
+    /// reads first. Does nothing for a regular file or bytes in memory.
+    ///
+    /// An import holds the catalogue's write lock from its first row to its commit; fed by a
+    /// pipe that is slow to end (`ssh host cat products.csv | catalogue import products -`), it
+    /// held every other writer waiting that long, and a first import every reader of the new
+    /// path. Read to its end first, the input is there whole when the import starts. A stream
+    /// longer than `limit` (64 MiB: about 1,500,000 products as CSV; `/dev/zero` never ends),
+    /// or one the directory has no room for, is read on from where the file stops, as before.
+    /// The file has no name from the start, so nothing is left behind, whatever ends the process.
+    /// `write` is `write(2)`; tests pass one that fills up, as a full disk does.
+    package func spoolIfStreaming(
+        in directory: String = ImportInput.temporaryDirectory, limit: Int = 64 << 20,
+        write: (Int32, UnsafeRawPointer, Int) -> Int = systemWrite
+    ) throws {
+        guard size == nil, spool == nil, case .descriptor = storage else { return }
+        guard !sourceEnded else {
+            size = lookahead.count
+            return
+        }
+        var template = Array((directory + "/catalogue-input-XXXXXX").utf8CString)
+        let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // No temporary file (no such directory, no room): the stream is read as it comes.
+        guard file >= 0 else { return }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        var spooled = 0
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        do {
+            reading: while spooled < limit {
+                let count = try chunk.withUnsafeMutableBytes { try readSource(into: $0) }
+                if count == 0 {
+                    sourceEnded = true
+                    break
+                }
+                var written = 0
+                while written < count {
+                    let result = chunk[written..<count].withUnsafeBytes { write(file, $0.baseAddress!, $0.count) }
+                    if result < 0, errno == EINTR { continue }
+                    guard result > 0 else {
+                        // The disk is full: what was not written is delivered from memory.
+                        carry = Array(chunk[written..<count])
+                        spooled += written
+                        break reading
+                    }
+                    written += result
+                }
+                spooled += count
+            }
+        } catch {
+            close(file)
+            throw error
+        }
+        guard lseek(file, 0, SEEK_SET) == 0 else {
+            let code = errno
+            close(file)
+            throw ImportInputError(path: name, code: code)
+        }
+        spool = (file, spooled)
+        if sourceEnded {
+            size = lookahead.count + spooled + carry.count
+            if case .descriptor(let source, owned: true) = storage { close(source) }
+        }
+    }
+
+    /// `TMPDIR`, else `/tmp`.
+    package static var temporaryDirectory: String {
+        guard let directory = getenv("TMPDIR"), directory.pointee != 0 else { return "/tmp" }
+        let path = String(cString: directory)
+        return path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+
+    /// Reads up to `buffer.count` bytes into `buffer`; returns 0 at the end of the input. The
+    /// look-ahead first, then what was spooled, then the rest of the source.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        let count: Int
         if !lookahead.isEmpty {
-            let count = min(buffer.count, lookahead.count)
+            count = min(buffer.count, lookahead.count)
             lookahead.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: count) }
             lookahead.removeFirst(count)
-            return count
+        } else if let spool, spool.remaining > 0 {
+            count = try readSpool(spool.descriptor, into: buffer, upTo: spool.remaining)
+            self.spool?.remaining -= count
+        } else if !carry.isEmpty {
+            count = min(buffer.count, carry.count)
+            carry.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: count) }
+            carry.removeFirst(count)
+        } else if sourceEnded {
+            count = 0
+        } else {
+            count = try readSource(into: buffer)
         }
-        return try readSource(into: buffer)
+        bytesRead += count
+        return count
+    }
+
+    /// Reads up to `limit` bytes of the spool file into `buffer`.
+    private func readSpool(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, upTo limit: Int) throws -> Int {
+        while true {
+            let count = systemRead(descriptor, buffer.baseAddress!, min(buffer.count, limit))
+            if count > 0 { return count }
+            if count == 0 {
+                // The spool ended before what was written to it: report it as a read error.
+                throw ImportInputError(path: name, code: EIO)
+            }
+            if errno != EINTR { throw ImportInputError(path: name, code: errno) }
+        }
     }
 
     /// Reads from the file, standard input or memory, past the look-ahead.
@@ -135,7 +248,6 @@ public final class ImportInput {
             while true {
                 let count = systemRead(descriptor, base, buffer.count)
                 if count >= 0 {
-                    bytesRead += count
                     return count
                 }
                 if errno != EINTR {
@@ -143,11 +255,11 @@ public final class ImportInput {
                 }
             }
         case .memory(let bytes):
-            let count = min(buffer.count, bytes.count - bytesRead)
+            let count = min(buffer.count, bytes.count - memoryOffset)
             bytes.withUnsafeBytes { source in
-                base.copyMemory(from: source.baseAddress! + bytesRead, byteCount: count)
+                base.copyMemory(from: source.baseAddress! + memoryOffset, byteCount: count)
             }
-            bytesRead += count
+            memoryOffset += count
             return count
         }
     }
@@ -161,6 +273,7 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, 
     Darwin.read(descriptor, buffer, count)
     #endif
 }
+
 
 /// An input could not be opened or read.
 public struct ImportInputError: Error, Sendable, Hashable, CustomStringConvertible {
