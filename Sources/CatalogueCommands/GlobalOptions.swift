@@ -12,9 +12,10 @@ package struct GlobalOptions: ParsableArguments {
                 Default: $CATALOGUE_DB, else $XDG_DATA_HOME/catalogue/catalogue.sqlite (its \
                 directory is created if needed; for another path the directory must exist). \
                 postgres://user:password@host:port/database uses a PostgreSQL database (a build \
-                with PostgreSQL support: swift build --traits PostgreSQL); what it leaves out \
-                comes from PGHOST, PGUSER, PGPASSWORD and the rest of libpq's variables, and \
-                ~/.pgpass, as for psql.
+                with PostgreSQL support: swift build --traits PostgreSQL); postgres:///database \
+                connects through the server's local socket, as psql does; what the URL leaves \
+                out comes from PGHOST, PGUSER, PGPASSWORD and the rest of libpq's variables, and \
+                ~/.pgpass.
                 """,
             valueName: "path"))
     package var db: String?

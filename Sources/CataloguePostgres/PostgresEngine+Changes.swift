@@ -99,9 +99,7 @@ extension PostgresEngine {
     }
 
     private func listenerConfiguration() -> PostgresConnection.Configuration {
-        var configuration = PostgresConnection.Configuration(
-            host: target.host, port: target.port, username: target.user, password: target.password,
-            database: target.database, tls: context.tls.connection)
+        var configuration = target.connectionConfiguration(tls: context.tls.connection)
         configuration.options.connectTimeout = .seconds(context.options.connectTimeout.components.seconds)
         return configuration
     }

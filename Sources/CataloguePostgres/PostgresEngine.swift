@@ -64,9 +64,7 @@ public final class PostgresEngine: CatalogueEngine {
             .prepare(runner, target: target.description, seed: options.seed, trigramIndexes: options.usesTrigramIndexes)
         self.capabilities = Capabilities(
             serverVersion: server.version, listenNotify: server.listenNotify, trigramIndexes: hasTrigramIndexes)
-        var configuration = PostgresClient.Configuration(
-            host: target.host, port: target.port, username: target.user, password: target.password,
-            database: target.database, tls: context.tls.client)
+        var configuration = target.clientConfiguration(tls: context.tls.client)
         configuration.options.maximumConnections = options.maximumConnections
         configuration.options.connectTimeout = options.connectTimeout
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -138,9 +136,7 @@ public final class PostgresEngine: CatalogueEngine {
 
     /// One connection of its own (not the pool's), for the first checks, migrations, LISTEN.
     static func connect(_ target: PostgresTarget, context: PostgresEngineContext) throws -> PostgresConnection {
-        var configuration = PostgresConnection.Configuration(
-            host: target.host, port: target.port, username: target.user, password: target.password,
-            database: target.database, tls: context.tls.connection)
+        var configuration = target.connectionConfiguration(tls: context.tls.connection)
         configuration.options.connectTimeout = .seconds(context.options.connectTimeout.components.seconds)
         let logger = context.logger
         let settings = configuration

@@ -79,6 +79,9 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
         case .connectionError, .serverClosedConnection, .uncleanShutdown:
             let underlying = error.underlying.map { "\($0)" } ?? ""
             if underlying.contains("Connection refused") { return "connection refused (is the server running?)" }
+            if underlying.contains("No such file or directory") {
+                return "no server socket there (is the server running, and is that its socket directory?)"
+            }
             if let tls = tlsReason(underlying) { return tls }
             if underlying.contains("connectTimeout") || underlying.contains("timed out") { return "timed out" }
             if underlying.lowercased().contains("resolve") || underlying.contains("NXDOMAIN") { return "unknown host" }

@@ -17,7 +17,7 @@ import Darwin
 ///
 /// ```swift
 /// // ~/.pgpass: db.example:5432:*:reader:s3cret
-/// PostgresPasswordFile.password(host: "db.example", port: 5432, database: "catalogue", user: "reader",
+/// PostgresPasswordFile.password(hosts: ["db.example"], port: 5432, database: "catalogue", user: "reader",
 ///                               environment: ProcessInfo.processInfo.environment)  // "s3cret"
 /// ```
 enum PostgresPasswordFile {
@@ -31,13 +31,15 @@ enum PostgresPasswordFile {
 
     /// The password of the first line matching the connection, if the file is there, private
     /// and has one.
-    static func password(host: String, port: Int, database: String, user: String, environment: [String: String]) -> String? {
+    /// `hosts`: the names the connection's host goes by (a Unix-domain socket's: `localhost`
+    /// and its directory).
+    static func password(hosts: [String], port: Int, database: String, user: String, environment: [String: String]) -> String? {
         guard let path = path(environment: environment), let text = privateText(at: path) else { return nil }
-        let wanted = [host, String(port), database, user]
+        let wanted = [String(port), database, user]
         for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
             let fields = Self.fields(of: line)
-            guard fields.count == 5 else { continue }
-            if zip(fields.prefix(4), wanted).allSatisfy({ field, value in field == "*" || field == value }) {
+            guard fields.count == 5, fields[0] == "*" || hosts.contains(fields[0]) else { continue }
+            if zip(fields[1...3], wanted).allSatisfy({ field, value in field == "*" || field == value }) {
                 return fields[4]
             }
         }

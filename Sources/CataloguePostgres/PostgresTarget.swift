@@ -1,8 +1,17 @@
 #if PostgreSQL
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where a PostgreSQL catalogue is: `postgres://user:password@host:port/database`, parsed.
 ///
+/// The host may be a directory holding the server's Unix-domain socket (`?host=/var/run/postgresql`,
+/// a host starting with `/`, or `PGHOST`), which needs no password where the server trusts its
+/// local users (`peer`), as `psql` connects; with no host anywhere, libpq's default socket.
 /// What the URL leaves out comes from libpq's environment variables (`PGHOST`, `PGPORT`,
 /// `PGUSER`, `PGDATABASE`, `PGPASSWORD`, `PGSSLMODE`, `PGSSLROOTCERT`) and password file
 /// (`~/.pgpass`), then libpq's defaults: port 5432, the user this process runs as, the database
@@ -47,12 +56,28 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     public var tls: TLSMode
     /// A PEM file of the certificate authorities to trust (`sslrootcert`); nil: the system's.
     public var rootCertificatePath: String?
+    /// The directory of the server's Unix-domain socket, when the target is reached through it
+    /// rather than TCP (``host`` is then `localhost`, as libpq names such connections).
+    public var socketDirectory: String?
+
+    /// The Unix-domain socket libpq would use when neither the URL nor `PGHOST` names a host:
+    /// `/var/run/postgresql` (Debian's, and most distributions'), else `/tmp` (PostgreSQL's own
+    /// default).
+    public static var defaultSocketDirectory: String {
+        access("/var/run/postgresql", F_OK) == 0 ? "/var/run/postgresql" : "/tmp"
+    }
+
+    /// The socket's path when the target is a Unix-domain socket: `DIRECTORY/.s.PGSQL.PORT`.
+    public var socketPath: String? {
+        socketDirectory.map { "\($0)/.s.PGSQL.\(port)" }
+    }
 
     /// A target from its parts; the database defaults to the user's name, as in libpq.
     public init(
         host: String, port: Int = 5432, user: String = "postgres", password: String? = nil, database: String? = nil,
-        tls: TLSMode = .prefer, rootCertificatePath: String? = nil
+        tls: TLSMode = .prefer, rootCertificatePath: String? = nil, socketDirectory: String? = nil
     ) {
+        self.socketDirectory = socketDirectory
         self.host = host
         self.port = port
         self.user = user
@@ -71,7 +96,7 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// Parses `url`; throws ``PostgresEngineError/badURL(_:reason:)`` naming what is wrong.
     ///
     /// What the URL leaves out comes from libpq's environment variables, then libpq's defaults:
-    /// the host from `PGHOST`; the port from `PGPORT`, else 5432; the user from `PGUSER`, else
+    /// the host from `PGHOST`, else the Unix-domain socket in ``defaultSocketDirectory``; the port from `PGPORT`, else 5432; the user from `PGUSER`, else
     /// the name this process runs as; the database from `PGDATABASE`, else the user's name; the
     /// password from `PGPASSWORD`, else libpq's password file (`PGPASSFILE`
     /// or `~/.pgpass`); `sslmode` from `PGSSLMODE`, else `prefer`; `sslrootcert` from
@@ -86,11 +111,21 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         func fromEnvironment(_ name: String) -> String? {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }
-        guard let host = components.host.flatMap({ $0.isEmpty ? nil : $0 }) ?? fromEnvironment("PGHOST") else {
-            throw bad("no host (give one in the URL, or set PGHOST)")
+        let hostParameter = components.queryItems?.first(where: { $0.name == "host" }).map { $0.value ?? "" }
+        if let hostParameter, hostParameter.isEmpty {
+            throw bad("host needs a name, an address or a socket directory: host=NAME")
         }
-        guard !host.hasPrefix("/") else {
-            throw bad("PGHOST \(host) is a socket directory; connect over TCP with a host name or address")
+        // A host, or a directory (starting with /) holding the server's Unix-domain socket; with
+        // none anywhere, libpq's default socket.
+        let named = hostParameter ?? components.host.flatMap({ $0.isEmpty ? nil : $0 }) ?? fromEnvironment("PGHOST")
+        let host: String
+        if let named, !named.hasPrefix("/") {
+            host = named
+            self.socketDirectory = nil
+        } else {
+            host = "localhost"
+            let directory = named ?? Self.defaultSocketDirectory
+            self.socketDirectory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         }
         self.host = host
         if let port = components.port {
@@ -126,8 +161,10 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
                     throw bad("sslrootcert needs a file: sslrootcert=PATH")
                 }
                 rootCertificatePath = path
+            case "host":
+                break  // read above
             default:
-                throw bad("unknown parameter \(item.name) (known: sslmode, sslrootcert)")
+                throw bad("unknown parameter \(item.name) (known: host, sslmode, sslrootcert)")
             }
         }
         if tls == nil, let mode = fromEnvironment("PGSSLMODE") {
@@ -146,7 +183,9 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         self.tls = mode
         self.rootCertificatePath = rootCertificatePath
         self.password = components.password.map { $0.removingPercentEncoding ?? $0 } ?? environment["PGPASSWORD"]
-            ?? PostgresPasswordFile.password(host: host, port: port, database: self.database, user: user, environment: environment)
+            ?? PostgresPasswordFile.password(
+                hosts: socketDirectory.map { ["localhost", $0] } ?? [host], port: port, database: self.database, user: user,
+                environment: environment)
     }
 
     /// libpq's `sslmode` values, for messages.
@@ -160,8 +199,12 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         return String(cString: name)
     }
 
-    /// `postgres://user@host:port/database`: no password.
+    /// `postgres://user@host:port/database`, or for a Unix-domain socket
+    /// `postgres://user@:port/database?host=/var/run/postgresql`: no password.
     public var description: String {
+        if let socketDirectory {
+            return "postgres://\(user)@:\(port)/\(database)?host=\(socketDirectory)"
+        }
         let hostPart = host.contains(":") ? "[\(host)]" : host
         return "postgres://\(user)@\(hostPart):\(port)/\(database)"
     }

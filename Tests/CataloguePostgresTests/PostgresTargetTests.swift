@@ -54,9 +54,39 @@ struct PostgresTargetTests {
         #expect(preferred.rootCertificatePath == nil && preferred.database == "u")
     }
 
-    @Test("Bad environment variables, and no host anywhere, are one line naming the variable", arguments: [
-        ([:], "no host (give one in the URL, or set PGHOST)"),
-        (["PGHOST": "/var/run/postgresql"], "PGHOST /var/run/postgresql is a socket directory; connect over TCP with a host name or address"),
+    @Test("A socket directory as the host, in the URL, its host parameter or PGHOST; libpq's default socket with no host anywhere")
+    func unixSocket() throws {
+        let environment = Self.environment(["PGUSER": "app"])
+        let cases: [(url: String, variables: [String: String], directory: String, port: Int)] = [
+            ("postgres:///catalogue", [:], PostgresTarget.defaultSocketDirectory, 5432),
+            ("postgres://%2Ftmp%2Fpg:5433/catalogue", [:], "/tmp/pg", 5433),
+            ("postgres://@:5433/catalogue?host=/tmp/pg/", [:], "/tmp/pg", 5433),
+            ("postgres://db.example/catalogue?host=/tmp/pg", [:], "/tmp/pg", 5432),
+            ("postgres:///catalogue", ["PGHOST": "/run/pg", "PGPORT": "6000"], "/run/pg", 6000),
+        ]
+        for (url, variables, directory, port) in cases {
+            let target = try PostgresTarget(url: url, environment: environment.merging(variables) { $1 })
+            #expect(target.socketDirectory == directory, "\(url)")
+            #expect(target.socketPath == "\(directory)/.s.PGSQL.\(port)", "\(url)")
+            #expect(target.host == "localhost", "\(url)")
+            #expect(target.description == "postgres://app@:\(port)/catalogue?host=\(directory)", "\(url)")
+        }
+        // A host parameter that names a host is TCP; an empty one is a mistake.
+        #expect(try PostgresTarget(url: "postgres:///catalogue?host=db.example", environment: environment).socketDirectory == nil)
+        #expect(throws: PostgresEngineError.badURL(
+            "postgres:///catalogue?host=", reason: "host needs a name, an address or a socket directory: host=NAME")) {
+            try PostgresTarget(url: "postgres:///catalogue?host=", environment: environment)
+        }
+        // The password file knows a socket connection as localhost, or by its directory.
+        let file = try Self.passwordFile(["/tmp/pg:5433:*:app:by-directory", "localhost:*:*:app:by-localhost"])
+        defer { unlink(file) }
+        #expect(try PostgresTarget(url: "postgres://%2Ftmp%2Fpg:5433/c", environment: ["PGPASSFILE": file, "PGUSER": "app"]).password
+            == "by-directory")
+        #expect(try PostgresTarget(url: "postgres://%2Ftmp%2Fpg:5432/c", environment: ["PGPASSFILE": file, "PGUSER": "app"]).password
+            == "by-localhost")
+    }
+
+    @Test("Bad environment variables are one line naming the variable", arguments: [
         (["PGHOST": "db", "PGPORT": "five"], "PGPORT must be a port number, not five"),
         (["PGHOST": "db", "PGPORT": "70000"], "port 70000 is out of range"),
         (["PGHOST": "db", "PGSSLMODE": "allow-ish"], "PGSSLMODE must be one of disable, prefer, require, verify-ca, verify-full, not allow-ish"),
@@ -135,7 +165,7 @@ struct PostgresTargetTests {
         ("?sslrootcert=", "sslrootcert needs a file: sslrootcert=PATH"),
         ("?sslrootcert=ca.pem", "sslrootcert needs sslmode=require, verify-ca or verify-full (with prefer no certificate is checked)"),
         ("?sslmode=disable&sslrootcert=ca.pem", "sslrootcert needs sslmode=require, verify-ca or verify-full (with disable no certificate is checked)"),
-        ("?sslcert=client.pem", "unknown parameter sslcert (known: sslmode, sslrootcert)"),
+        ("?sslcert=client.pem", "unknown parameter sslcert (known: host, sslmode, sslrootcert)"),
     ])
     func badTLSParameters(query: String, reason: String) {
         let url = "postgres://app:secret@db:5433/catalogue" + query

@@ -230,6 +230,30 @@ struct PostgresCommandTests {
         }
     }
 
+    @Test("Through the server's Unix-domain socket, as psql connects: the URL's host parameter, or PGHOST", .requiresPostgres)
+    func unixSocket() async throws {
+        try await onOwnThread {
+            let server = try PostgresTestServer.shared()
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let database = try server.createDatabase(prefix: "cli_socket")
+            let socketDirectory = server.directory.path
+            let url = "postgres://\(server.superuser)@:\(server.port)/\(database.name)?host=\(socketDirectory)"
+            let found = try runner.run(["search", "bog", "--scope", "capital", "--format", "json", "--db", url])
+            #expect(found.status == 0, "\(found.standardError)")
+            #expect(try found.jsonNames() == ["Colombia"])
+            let fromEnvironment = try runner.run(
+                ["search", "bog", "--scope", "capital", "--format", "json", "--db", "postgres://\(server.superuser)@/\(database.name)"],
+                environment: ["PGHOST": socketDirectory, "PGPORT": String(server.port)])
+            #expect(fromEnvironment.status == 0, "\(fromEnvironment.standardError)")
+            #expect(try fromEnvironment.jsonNames() == ["Colombia"])
+            let nowhere = try runner.run(["search", "bog", "--db", "postgres://app@:5432/catalogue?host=/nonexistent"])
+            #expect(nowhere.status == 1)
+            #expect(nowhere.standardError == "catalogue: error: cannot connect to postgres://app@:5432/catalogue?host=/nonexistent: "
+                + "no server socket there (is the server running, and is that its socket directory?)\n")
+        }
+    }
+
     @Test("A server with TLS and a self-signed certificate, as Debian's: found by default; verify-full says why not in one line", .requiresPostgres)
     func selfSignedServer() async throws {
         try await onOwnThread {
