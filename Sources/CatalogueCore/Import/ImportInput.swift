@@ -20,7 +20,7 @@ public final class ImportInput {
     /// The name used in messages (`FILE` of `FILE:LINE: column: reason`).
     public let name: String
     /// The total size in bytes when known in advance (a regular file, bytes in memory, or a
-    /// stream read to its end by ``spoolIfStreaming(in:limit:)``).
+    /// stream read to its end before an import, up to 64 MiB).
     public private(set) var size: Int?
     /// How many bytes the import has read so far.
     public private(set) var bytesRead = 0
