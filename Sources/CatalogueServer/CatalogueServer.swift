@@ -21,10 +21,9 @@ import NIOCore
 /// ```
 public enum CatalogueServer {
     /// The application: the router below, the change broadcaster as a service, listening where
-    /// `options` say, with at most `options.maximumConnections` connections open
-    /// (``ConnectionLimit``), idle ones closed after `options.idleTimeout` and those whose client
-    /// takes nothing for `options.writeTimeout` (``WriteTimeoutHandler``). `catalogue serve`
-    /// runs it; the tests run it on a free port.
+    /// `options` say, with at most `options.maximumConnections` connections open, idle ones
+    /// closed after `options.idleTimeout` and those whose client takes nothing for
+    /// `options.writeTimeout`. `catalogue serve` runs it; the tests run it on a free port.
     public static func makeApplication(
         catalogue: Catalogue, options: ServerOptions, logger: Logger,
         onServerRunning: @escaping @Sendable (_ address: String) async -> Void = { _ in }

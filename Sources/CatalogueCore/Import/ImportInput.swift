@@ -191,7 +191,9 @@ public final class ImportInput {
         spool = (file, spooled)
         if sourceEnded {
             size = lookahead.count + spooled + carry.count
+            // Read to its end: the source is not read again (nor closed twice, by `deinit`).
             if case .descriptor(let source, owned: true) = storage { close(source) }
+            storage = .memory([])
         }
     }
 

@@ -60,6 +60,25 @@ struct ImportInputTests {
         #expect(input.bytesRead == whole.utf8.count)
     }
 
+    @Test("A FIFO named as the input (`catalogue import products /tmp/fifo`) is spooled as a pipe is")
+    func spooledFIFO() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fifo = directory.path("products.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        Thread.detachNewThread {
+            let descriptor = open(fifo, O_WRONLY)
+            _ = "name,type\nFrom a FIFO,tool\n".utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress!, $0.count - 1) }
+            close(descriptor)
+        }
+        let input = try ImportInput(path: fifo)
+        #expect(input.size == nil)
+        try input.spoolIfStreaming(in: directory.url.path)
+        #expect(input.size == "name,type\nFrom a FIFO,tool\n".utf8.count)
+        #expect(try Self.contents(of: input) == "name,type\nFrom a FIFO,tool\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["products.fifo"])
+    }
+
     @Test("A file and bytes in memory are read where they are; without a place to spool, a stream is read as it comes")
     func notSpooled() throws {
         let memory = ImportInput(text: "name,type\n", name: "inline.csv")
