@@ -96,11 +96,11 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// Parses `url`; throws ``PostgresEngineError/badURL(_:reason:)`` naming what is wrong.
     ///
     /// What the URL leaves out comes from libpq's environment variables, then libpq's defaults:
-    /// the host from `PGHOST`, else the Unix-domain socket in ``defaultSocketDirectory``; the port from `PGPORT`, else 5432; the user from `PGUSER`, else
-    /// the name this process runs as; the database from `PGDATABASE`, else the user's name; the
-    /// password from `PGPASSWORD`, else libpq's password file (`PGPASSFILE`
-    /// or `~/.pgpass`); `sslmode` from `PGSSLMODE`, else `prefer`; `sslrootcert` from
-    /// `PGSSLROOTCERT` when the mode checks certificates.
+    /// the host from `PGHOST`, else the Unix-domain socket in ``defaultSocketDirectory``; the
+    /// port from `PGPORT`, else 5432; the user from `PGUSER`, else the name this process runs
+    /// as; the database from `PGDATABASE`, else the user's name; the password from `PGPASSWORD`,
+    /// else libpq's password file (`PGPASSFILE` or `~/.pgpass`); `sslmode` from `PGSSLMODE`,
+    /// else `prefer`; `sslrootcert` from `PGSSLROOTCERT` when the mode checks certificates.
     public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard Self.isURL(text), let components = URLComponents(string: text) else {
             throw PostgresEngineError.badURL(Self.redacted(text), reason: "expected postgres://user@host:port/database")
