@@ -42,13 +42,30 @@ struct ExportControllerTests {
         }
     }
 
+    /// Enough products (100,000) that an export cannot fit in the sockets' buffers while its
+    /// client reads nothing.
+    static func importBulkProducts(into catalogue: Catalogue) async throws {
+        let rows = (0..<100_000).map { "Exported product number \($0),bulk,2000,1.5\n" }.joined()
+        try await catalogue.importRecords(
+            Product.self, from: ImportInput(text: "name,type,year,price\n" + rows, name: "bulk.csv"), options: ImportOptions(format: .csv))
+    }
+
+    /// The countries' export, asked for again while another export holds the slot (503), for up
+    /// to 30 s.
+    static func nextExport(_ client: TestClient) async throws -> TestResponse {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var next = try await client.get("/api/countries/export")
+        while next.status == .serviceUnavailable, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            next = try await client.get("/api/countries/export")
+        }
+        return next
+    }
+
     @Test("One export at a time: a second gets 503 with Retry-After while a client holds the first; once it goes away, the next runs")
     func oneAtATime() async throws {
         let fixture = try ServerFixture()
-        // Enough rows that the export cannot fit in the sockets' buffers while its client reads nothing.
-        let rows = (0..<100_000).map { "Exported product number \($0),bulk,2000,1.5\n" }.joined()
-        try await fixture.catalogue.importRecords(
-            Product.self, from: ImportInput(text: "name,type,year,price\n" + rows, name: "bulk.csv"), options: ImportOptions(format: .csv))
+        try await Self.importBulkProducts(into: fixture.catalogue)
         try await fixture.test { client in
             var holder: RawHTTPConnection? = try RawHTTPConnection(port: client.port)
             holder?.send("GET /api/products/export?format=ndjson HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -60,12 +77,7 @@ struct ExportControllerTests {
             #expect(busy.errorMessage == "another export is running; try again when it has finished")
             // The holder goes away without reading: its export stops, and the next one runs.
             holder = nil
-            let deadline = ContinuousClock.now + .seconds(30)
-            var next = try await client.get("/api/countries/export")
-            while next.status == .serviceUnavailable, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                next = try await client.get("/api/countries/export")
-            }
+            let next = try await Self.nextExport(client)
             #expect(next.status == .ok)
             #expect(Array(next.body.readableBytesView) == (try Self.expected(Country.self, .csv, from: fixture.catalogue)))
         }
@@ -75,9 +87,7 @@ struct ExportControllerTests {
     @Test("A client that keeps its export open but reads too little is cut off, and the next export runs")
     func tooSlowAClient() async throws {
         let fixture = try ServerFixture()
-        let rows = (0..<100_000).map { "Exported product number \($0),bulk,2000,1.5\n" }.joined()
-        try await fixture.catalogue.importRecords(
-            Product.self, from: ImportInput(text: "name,type,year,price\n" + rows, name: "bulk.csv"), options: ImportOptions(format: .csv))
+        try await Self.importBulkProducts(into: fixture.catalogue)
         // 1 MiB in each 300 ms: the client below reads nothing once the sockets' buffers are full.
         let options = ServerFixture.options { options in
             options.exportPace = ExportStream.MinimumPace(bytes: 1 << 20, period: .milliseconds(300))
@@ -89,12 +99,7 @@ struct ExportControllerTests {
             let head = try await holder.read(until: { RawHTTPConnection.head($0) != nil }, context: "the export's head")
             #expect(RawHTTPConnection.head(head)?.hasPrefix("HTTP/1.1 200") == true)
             // Still connected, and the next export runs once the slow one is cut off.
-            let deadline = ContinuousClock.now + .seconds(30)
-            var next = try await client.get("/api/countries/export")
-            while next.status == .serviceUnavailable, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                next = try await client.get("/api/countries/export")
-            }
+            let next = try await Self.nextExport(client)
             #expect(next.status == .ok)
             // Its response, stuck on a client that takes nothing, is not kept for ever: once the
             // connection has been unwritable for the write timeout, the server closes it.
