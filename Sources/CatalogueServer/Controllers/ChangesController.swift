@@ -7,8 +7,9 @@ import ServiceLifecycle
 /// server watches the catalogue's changes, a few milliseconds after it starts), a `change`
 /// event (``ChangeEvent``) whenever the catalogue changes (this server's imports, another
 /// process, another machine), and a `: keep-alive` comment line every
-/// ``ServerOptions/keepAliveInterval``. No replay: a client that reconnects refreshes. The
-/// stream ends when the client goes away or the server shuts down gracefully.
+/// ``ServerOptions/keepAliveInterval``. No replay: a client that reconnects refreshes, as does
+/// one that fell more than 1,000 events behind (``ChangeStreamQueue``). The stream ends when the
+/// client goes away or the server shuts down gracefully.
 struct ChangesController<R: ServedRecord>: Sendable {
     let broadcaster: ChangeBroadcaster
     let keepAliveInterval: Duration
@@ -27,14 +28,14 @@ struct ChangesController<R: ServedRecord>: Sendable {
             HTTPFields.Element.Name("X-Accel-Buffering")!: "no",
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self, bufferingPolicy: .bufferingNewest(1_000))
+            let queue = ChangeStreamQueue(entity: R.entity.entity)
             // `ready` means what is committed from now on is reported: once the server watches.
             try await broadcaster.waitUntilWatching()
-            continuation.yield(.ready)
-            let subscription = broadcaster.subscribe(to: R.entity.entity) { continuation.yield(.change($0)) }
+            queue.push(.ready)
+            let subscription = broadcaster.subscribe(to: R.entity.entity) { queue.push(.change($0)) }
             defer {
                 subscription.cancel()
-                continuation.finish()
+                queue.finish()
             }
             // Structured throughout (no unstructured task): the keep-alive ticker is a child
             // task, and graceful shutdown ends the stream by finishing it.
@@ -43,16 +44,18 @@ struct ChangesController<R: ServedRecord>: Sendable {
                     group.addTask {
                         while true {
                             try await Task.sleep(for: interval)
-                            continuation.yield(.keepAlive)
+                            queue.push(.keepAlive)
                         }
                     }
-                    for await event in events {
-                        try await writer.write(ByteBuffer(string: event.text))
+                    for await event in queue.events {
+                        for text in queue.withReloadIfDropped(event).map(\.text) {
+                            try await writer.write(ByteBuffer(string: text))
+                        }
                     }
                     group.cancelAll()
                 }
             } onGracefulShutdown: {
-                continuation.finish()
+                queue.finish()
             }
             try await writer.finish(nil)
         })
