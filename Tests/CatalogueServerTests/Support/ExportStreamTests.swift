@@ -9,8 +9,9 @@ import Testing
 struct ExportStreamTests {
     @Test("Blocks arrive in order; the sender waits while `capacity` are undelivered")
     func order() async throws {
-        // A stall timeout longer than any wait for this task under the whole suite's load.
-        let stream = ExportStream(capacity: 2, stallTimeout: .seconds(600))
+        // A stall timeout longer than any wait for this task under the whole suite's load, and no
+        // pace to keep (a starved consumer took less than the default's 1 MiB in 30 s in CI).
+        let stream = ExportStream(capacity: 2, stallTimeout: .seconds(600), pace: ExportStream.MinimumPace(bytes: 0))
         let sent = Thread.detachedSending(stream, count: 10)
         var received: [[UInt8]] = []
         for await block in stream.blocks {

@@ -31,8 +31,14 @@ final class RawHTTPConnection: @unchecked Sendable {
         }
     }
 
-    init(port: Int) throws {
+    /// Connects to the server at 127.0.0.1:`port`. `receiveBufferSize`: a small receive buffer
+    /// (`SO_RCVBUF`, set before connecting), so that a client that reads nothing stops the
+    /// server's writes after a few kilobytes rather than the megabytes loopback TCP can buffer.
+    init(port: Int, receiveBufferSize: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBufferSize {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
