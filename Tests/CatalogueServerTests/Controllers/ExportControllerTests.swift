@@ -89,11 +89,7 @@ struct ExportControllerTests {
         let fixture = try ServerFixture()
         try await Self.importBulkProducts(into: fixture.catalogue)
         // 1 MiB in each 300 ms: the client below reads nothing once the sockets' buffers are full.
-        let options = ServerFixture.options { options in
-            options.exportPace = ExportStream.MinimumPace(bytes: 1 << 20, period: .milliseconds(300))
-            // Ten times the pace's period: the pace cuts the export first.
-            options.writeTimeout = .seconds(3)
-        }
+        let options = ServerFixture.options { $0.exportPace = ExportStream.MinimumPace(bytes: 1 << 20, period: .milliseconds(300)) }
         try await fixture.test(options: options) { client in
             let holder = try RawHTTPConnection(port: client.port, receiveBufferSize: 4096)
             holder.send("GET /api/products/export?format=ndjson HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -102,14 +98,6 @@ struct ExportControllerTests {
             // Still connected, and the next export runs once the slow one is cut off.
             let next = try await Self.nextExport(client)
             #expect(next.status == .ok)
-            // Its response, stuck on a client that takes nothing, is not kept for ever: once the
-            // connection has been unwritable for the write timeout, the server closes it.
-            let closedDeadline = ContinuousClock.now + .seconds(30)
-            while !fixture.logs.all.contains(where: { $0.message == "closing a connection whose client took nothing for 3 s" }),
-                  ContinuousClock.now < closedDeadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            #expect(fixture.logs.all.contains { $0.message == "closing a connection whose client took nothing for 3 s" })
             // What the slow client gets is cut short, visibly: no last chunk, the connection closed.
             let received = try await holder.readToEnd(timeout: .seconds(60), context: "the slow client's response")
             let end = try #require(RawHTTPConnection.headEnd(received))
