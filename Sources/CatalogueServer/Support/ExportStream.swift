@@ -19,7 +19,8 @@ import Foundation
 /// if stream.wasAborted { throw ExportStream.Stop.cancelled }  // no end of body
 /// ```
 final class ExportStream: @unchecked Sendable {
-    // @unchecked: `queued` and `cancelled` are read and written under `condition` only.
+    // @unchecked: `queued`, `cancelled`, `aborted` and the pace's period are read and written
+    // under `condition` only.
 
     /// Why an export stopped before its end.
     enum Stop: Error {
@@ -71,7 +72,7 @@ final class ExportStream: @unchecked Sendable {
             // a client that reads, slowly, is too slow rather than stalled).
             try checkPace()
             if Date() >= deadline {
-                continuation.finish()
+                stop()
                 throw Stop.stalled
             }
             _ = condition.wait(until: min(deadline, periodStart.addingTimeInterval(Self.seconds(pace.period))))
@@ -88,11 +89,18 @@ final class ExportStream: @unchecked Sendable {
         let now = Date()
         guard now >= periodStart.addingTimeInterval(Self.seconds(pace.period)) else { return }
         guard deliveredInPeriod >= pace.bytes else {
-            continuation.finish()
+            stop()
             throw Stop.tooSlow
         }
         periodStart = now
         deliveredInPeriod = 0
+    }
+
+    /// Ends the blocks as cut short, with `condition` locked: marked aborted before the writer
+    /// can see their end, so it never ends the body as a whole one.
+    private func stop() {
+        aborted = true
+        continuation.finish()
     }
 
     /// The writer wrote a block of `byteCount` bytes: the export may queue another.

@@ -28,6 +28,8 @@ struct ExportStreamTests {
         let stalled = ExportStream(capacity: 1, stallTimeout: .milliseconds(100))
         try stalled.send([1])
         #expect(throws: ExportStream.Stop.stalled) { try stalled.send([2]) }
+        // Cut short as the blocks end, not later: the writer must not end the body as whole.
+        #expect(stalled.wasAborted)
         let cancelled = ExportStream(capacity: 1, stallTimeout: .seconds(30))
         try cancelled.send([1])
         cancelled.cancel()
@@ -46,6 +48,7 @@ struct ExportStreamTests {
             slow.delivered(byteCount: block.count)
         }
         #expect(await outcome.value == .tooSlow)
+        #expect(slow.wasAborted)
         // A client that takes each block at once keeps up 100 bytes in 5 s however loaded the
         // machine (on GCD's threads, not the cooperative pool, which the whole suite can starve).
         let fast = ExportStream(capacity: 1, stallTimeout: .seconds(600), pace: ExportStream.MinimumPace(bytes: 100, period: .seconds(5)))
