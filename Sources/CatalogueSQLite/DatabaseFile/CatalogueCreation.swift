@@ -163,6 +163,8 @@ struct CatalogueCreation {
             let temporary = Self.temporaryPath(for: path) + (lock == nil ? "-\(getpid())" : "")
             let descriptor = try openTemporaryFile(temporary)
             if lock == nil || flock(descriptor, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK {
+                // Nobody holds it: what is there must be a file a creation made, before it is emptied.
+                try checkMadeByACreation(descriptor, temporary)
                 // Whatever is in it, a killed creation left: start from an empty file.
                 for suffix in ["-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
                 guard ftruncate(descriptor, 0) == 0 else {
@@ -182,11 +184,9 @@ struct CatalogueCreation {
         }
     }
 
-    /// Opens (creating it if need be) the temporary file, which must be a file a creation made:
-    /// a regular file of this user's, with no other name. Anything else there (a symbolic link to
-    /// another file, a hard link to one, a FIFO), planted by someone who can write the
-    /// directory, would have the creation empty and overwrite a file that is not a catalogue's:
-    /// it is refused, and left as it is.
+    /// Opens (creating it if need be) the temporary file, never through a symbolic link (which
+    /// a creation never makes: one planted by someone who can write the directory would have
+    /// the creation empty and overwrite the file it names) and without waiting on a FIFO.
     private func openTemporaryFile(_ temporary: String) throws -> Int32 {
         let descriptor = open(temporary, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else {
@@ -196,6 +196,14 @@ struct CatalogueCreation {
                 : String(cString: strerror(code))
             throw CatalogueError.cannotCreate(path: path, reason: reason)
         }
+        return descriptor
+    }
+
+    /// Checks, before a creation empties the temporary file it holds, that it is a file a
+    /// creation made: a regular file of this user's with no other name. Anything else (a hard
+    /// link to another file, a FIFO, another user's file) is refused and left as it is; the
+    /// descriptor is closed. (A file another creation holds is waited for, not checked.)
+    private func checkMadeByACreation(_ descriptor: Int32, _ temporary: String) throws {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -212,7 +220,6 @@ struct CatalogueCreation {
             throw CatalogueError.cannotCreate(
                 path: path, reason: "\(temporary), where a new catalogue is built, \(problem), so catalogue did not make it; remove it")
         }
-        return descriptor
     }
 
     /// Whether `path` names the file open as `descriptor` (same device and inode).
