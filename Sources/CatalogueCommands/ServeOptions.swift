@@ -24,9 +24,9 @@ package struct ServeOptions: ParsableArguments {
             is read-only: imports are refused with 403. With it, POST /api/{entity}/import needs \
             'Authorization: Bearer TOKEN', TOKEN being the file's contents (surrounding whitespace \
             removed; at least 16 characters: openssl rand -hex 24 > token); keep the file private \
-            (chmod 600), else the server warns. CORS headers are \
-            sent only for --cors-origin. One access log line per request goes to stderr. SIGINT \
-            (Ctrl-C) or SIGTERM stops it: requests in flight finish first.
+            (chmod 600), else the server warns. CORS headers are sent only for --cors-origin. One \
+            access log line per request goes to stderr. SIGINT (Ctrl-C) or SIGTERM stops it: \
+            requests in flight finish first.
 
             At most --max-connections connections are open at once (fewer when the open-file \
             limit, ulimit -n, is lower; the server raises it as far as it may); a connection that \

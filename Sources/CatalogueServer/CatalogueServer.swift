@@ -35,7 +35,7 @@ public enum CatalogueServer {
         let maximumConnections = ConnectionLimit.effectiveMaximum(requested: options.maximumConnections)
         if maximumConnections < options.maximumConnections {
             logger.notice(
-                "at most \(maximumConnections) connections at once: the open-file limit (ulimit -n) is \(ConnectionLimit.currentOpenFileLimit() ?? 0)")
+                "at most \(maximumConnections) connections at once: the open-file limit (ulimit -n) is \(OpenFileLimit.current ?? 0)")
         }
         let connectionLimit = ConnectionLimit(maximum: maximumConnections, logger: logger)
         return Application(

@@ -1,4 +1,5 @@
 #if Server
+import CatalogueCore
 import DatabaseCore
 import Foundation
 #if canImport(Glibc)
@@ -78,7 +79,7 @@ public struct ImportToken: Sendable {
         var bytes = [UInt8](repeating: 0, count: maximumFileSize + 1)
         var count = 0
         while count < bytes.count {
-            let received = bytes[count...].withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            let received = bytes[count...].withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
             if received < 0, errno == EINTR { continue }
             guard received >= 0 else {
                 throw ImportTokenError(message: "cannot read the token file \(path): \(errorText(errno))")
@@ -96,11 +97,6 @@ public struct ImportToken: Sendable {
     private static func errorText(_ code: Int32) -> String {
         code == ENOENT ? "no such file" : String(cString: strerror(code))
     }
-}
-
-/// `read(2)`, by a name no local variable hides.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }
 
 /// A token file that cannot serve as the import token.

@@ -231,13 +231,17 @@ public final class ImportInput {
 
     /// Reads up to `limit` bytes of the spool file into `buffer`.
     private func readSpool(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, upTo limit: Int) throws -> Int {
+        let count = try readDescriptor(descriptor, into: buffer.baseAddress!, count: min(buffer.count, limit))
+        // The spool ended before what was written to it: report it as a read error.
+        guard count > 0 else { throw ImportInputError(path: name, code: EIO) }
+        return count
+    }
+
+    /// `read(2)` of `descriptor`, again when a signal interrupts it; an error names the input.
+    private func readDescriptor(_ descriptor: Int32, into base: UnsafeMutableRawPointer, count: Int) throws -> Int {
         while true {
-            let count = systemRead(descriptor, buffer.baseAddress!, min(buffer.count, limit))
-            if count > 0 { return count }
-            if count == 0 {
-                // The spool ended before what was written to it: report it as a read error.
-                throw ImportInputError(path: name, code: EIO)
-            }
+            let read = systemRead(descriptor, base, count)
+            if read >= 0 { return read }
             if errno != EINTR { throw ImportInputError(path: name, code: errno) }
         }
     }
@@ -247,15 +251,7 @@ public final class ImportInput {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         switch storage {
         case .descriptor(let descriptor, _):
-            while true {
-                let count = systemRead(descriptor, base, buffer.count)
-                if count >= 0 {
-                    return count
-                }
-                if errno != EINTR {
-                    throw ImportInputError(path: name, code: errno)
-                }
-            }
+            return try readDescriptor(descriptor, into: base, count: buffer.count)
         case .memory(let bytes):
             let count = min(buffer.count, bytes.count - memoryOffset)
             bytes.withUnsafeBytes { source in
@@ -267,8 +263,8 @@ public final class ImportInput {
     }
 }
 
-/// `read(2)`, named apart from ``ImportInput/read(into:)``.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+/// `read(2)`, named apart from ``ImportInput/read(into:)`` (also the server's token file's).
+package func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
     Glibc.read(descriptor, buffer, count)
     #else

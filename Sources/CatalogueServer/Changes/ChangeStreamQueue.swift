@@ -8,7 +8,10 @@ import CatalogueCore
 /// ```swift
 /// let queue = ChangeStreamQueue(entity: .products)
 /// queue.push(.change(event))                           // from the broadcaster
-/// for await event in queue.events { write(queue.withReloadIfDropped(event)) }  // to the client
+/// for await event in queue.events {                  // to the client
+///     if let reload = queue.reloadIfDropped() { write(reload) }
+///     write(event)
+/// }
 /// ```
 final class ChangeStreamQueue: Sendable {
     /// The events, oldest first; finished by ``finish()``.
@@ -35,15 +38,14 @@ final class ChangeStreamQueue: Sendable {
         continuation.finish()
     }
 
-    /// What to write for `event`, taken from ``events``: the event, preceded by a change that
-    /// says reload when events were dropped before it.
-    func withReloadIfDropped(_ event: ServerSentEvent) -> [ServerSentEvent] {
+    /// A change that says reload, to write before the event just taken from ``events``, when
+    /// events were dropped since the last one; nil otherwise.
+    func reloadIfDropped() -> ServerSentEvent? {
         let wasDropped = dropped.withLock { dropped in
             defer { dropped = false }
             return dropped
         }
-        guard wasDropped else { return [event] }
-        return [.change(ChangeEvent(entity: entity, reload: true)), event]
+        return wasDropped ? .change(ChangeEvent(entity: entity, reload: true)) : nil
     }
 }
 #endif

@@ -48,9 +48,10 @@ struct ChangesController<R: ServedRecord>: Sendable {
                         }
                     }
                     for await event in queue.events {
-                        for text in queue.withReloadIfDropped(event).map(\.text) {
-                            try await writer.write(ByteBuffer(string: text))
+                        if let reload = queue.reloadIfDropped() {
+                            try await writer.write(ByteBuffer(string: reload.text))
                         }
+                        try await writer.write(ByteBuffer(string: event.text))
                     }
                     group.cancelAll()
                 }

@@ -2,12 +2,6 @@
 import HummingbirdCore
 import Logging
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How many connections the server keeps open at once. At the limit it stops accepting: a new
 /// connection waits in the kernel's queue until one closes (an idle one is closed after
 /// ``ServerOptions/idleTimeout``), instead of the server running out of file descriptors, when
@@ -39,26 +33,9 @@ struct ConnectionLimit: AvailableConnectionsDelegate {
 
     /// `requested`, lowered to the open-file limit less ``reservedDescriptors`` (at least 1);
     /// `openFileLimit` nil: the process's current soft limit.
-    static func effectiveMaximum(requested: Int, openFileLimit: Int? = currentOpenFileLimit()) -> Int {
+    static func effectiveMaximum(requested: Int, openFileLimit: Int? = OpenFileLimit.current) -> Int {
         guard let openFileLimit else { return requested }
         return max(1, min(requested, openFileLimit - reservedDescriptors))
-    }
-
-    /// The process's soft limit on open files (`ulimit -n`); nil when unlimited or unknown.
-    static func currentOpenFileLimit() -> Int? {
-        var limit = rlimit()
-        // RLIM_INFINITY is UInt.max on Linux and Int.max on Darwin (Swift imports neither well).
-        guard getrlimit(resourceLimitOpenFiles, &limit) == 0, limit.rlim_cur < rlim_t(Int.max) else { return nil }
-        return Int(limit.rlim_cur)
-    }
-
-    /// `RLIMIT_NOFILE`, whose type differs between Glibc and Darwin.
-    private static var resourceLimitOpenFiles: Int32 {
-        #if canImport(Glibc)
-        Int32(RLIMIT_NOFILE.rawValue)
-        #else
-        RLIMIT_NOFILE
-        #endif
     }
 
     mutating func connectionOpened() {
