@@ -8,7 +8,8 @@
 # highlighted and aliases dimmed, scope counts, the pinned section header, • in a short index,
 # the help overlay, the match mode (Ctrl-T, fuzzy included) and the entity (Ctrl-E) switched
 # and restored, the selection kept across scopes, "No items found" once (with "did you mean" for a
-# misspelling), and TERM=dumb refused.
+# misspelling), a paste taken as search text (a 200,000-character one cut to 256), and TERM=dumb
+# refused.
 #
 # Usage: Tests/interactive/tmux-test.sh [path/to/catalogue]   (default .build/debug/catalogue)
 # Builds nothing. Prints "N passed, M failed"; exits 1 on any failure (printing the pane).
@@ -417,6 +418,27 @@ keys C-e
 check "Ctrl-E after a relaunch: countries as saved" shows '^ Search countries: '
 keys C-c
 check "quit" terminal_restored 0
+
+# --- Pasting (tmux's paste-buffer -p brackets a paste when the program asks for it) ---------
+launch
+shows '^ Search countries: '
+keys Escape
+check "browsing before the paste" shows '^ Search countries: press / to search'
+tm set-buffer -- "qatar
+"
+tm paste-buffer -p -t "$TARGET"
+check "a paste while browsing searches for it: its q does not quit, its line break opens nothing" \
+    shows_all '^ Search countries: qatar +match: [a-z]+$' '^> Qatar ' '^ 1 item found '
+for _ in $(seq 22223); do printf 'colombia '; done >"$WORK/paste.txt"
+keys C-u
+tm load-buffer "$WORK/paste.txt"
+tm paste-buffer -p -t "$TARGET"
+check "a 200,000-character paste: its first 256 characters searched" \
+    shows_all '^ Search countries: .*colombia colo +match: [a-z]+$' '^  did you mean: Colombia\?'
+keys C-c
+check "quit after the pastes" terminal_restored 0
+check "the search text saved is the paste's first 256 characters" \
+    saved '"searchText":"\(colombia \)\{28\}colo"'
 dumb_refused() {
     text "clear; TERM=dumb $BIN interactive --db $DB"
     keys Enter

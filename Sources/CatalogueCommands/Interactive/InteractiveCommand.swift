@@ -24,6 +24,8 @@ struct InteractiveCommand: ParsableCommand {
             Keys (? or F1 shows them all on screen):
               /                   start a search (while browsing)
               typing              edit the search (Backspace; Ctrl-U clears; Ctrl-W a word)
+              paste               search for the pasted text (at most 256 characters; line
+                                  breaks become spaces; it never acts as keys)
               A–Z, #              jump to that section while browsing (or the next one);
                                   q quits, so Shift-Q jumps to Q
               ↑ ↓ PgUp PgDn       move the selection; Home and End go to the first and last

@@ -29,6 +29,7 @@ extension InteractiveRenderer {
     static let allKeys: [(String, String)] = [
         ("/", "search (while browsing)"),
         ("typing", "edit the search: Backspace, ^U clears, ^W deletes a word"),
+        ("paste", "search for the pasted text (its first 256 characters)"),
         ("A–Z, #", "jump to a section while browsing (Shift-Q for Q)"),
         ("↑ ↓ PgUp PgDn", "move the selection"),
         ("Home, End", "first and last record"),

@@ -36,6 +36,10 @@ final class InteractiveSession {
     /// The state of each entity shown before (or restored from the last session), by entity.
     private var saved: [CatalogueEntity: SavedInteractiveState] = [:]
     private var rows: [Int: ListRow] = [:]
+    /// Whether the selection, scroll position or size changed since the rows on screen were
+    /// read: they are read once, before the frame is drawn or the selected record's id is
+    /// needed, not once per key (a burst of arrow keys, or letters pasted while browsing).
+    private var rowsAreStale = false
 
     init(terminal: any InteractiveTerminal, sources: InteractiveSources, entity: CatalogueEntity, colours: Bool) throws {
         self.terminal = terminal
@@ -91,6 +95,7 @@ final class InteractiveSession {
                         state.detail = try source.detail(at: state.selection, width: max(20, state.size.columns - 2))
                         state.detailScroll = 0
                     case .quit:
+                        try readRowsIfStale()
                         return .quit
                     case .suspend:
                         try terminal.suspend()
@@ -101,36 +106,44 @@ final class InteractiveSession {
                         needsDraw = true
                         continue
                     }
-                    try readRows()
+                    rowsAreStale = true
                     needsDraw = true
                 case .signal(SIGWINCH):
                     state.resize(terminal.size)
-                    try readRows()
+                    rowsAreStale = true
                     needsDraw = true
                 case .signal(SIGCONT):
                     try terminal.reapplyRawMode()
                     terminal.write(Terminal.enterScreenSequence)
                     state.resize(terminal.size)
+                    rowsAreStale = true
                     needsDraw = true
                 case .signal(SIGTSTP):
                     try terminal.suspend()
                     state.resize(terminal.size)
+                    rowsAreStale = true
                     needsDraw = true
                 case .signal(let signal):
+                    try readRowsIfStale()
                     return .signal(signal)
                 case .endOfInput:
+                    try readRowsIfStale()
                     return .quit
                 }
             }
             if let keepSelection = pendingReload {
                 try reload(keepingSelection: keepSelection)
             }
-            if needsDraw { draw() }
+            if needsDraw {
+                try readRowsIfStale()
+                draw()
+            }
         }
     }
 
     /// Reloads after a key: keeping the selected record, or from the top.
     private func reload(keepingSelection: Bool) throws {
+        if keepingSelection { try readRowsIfStale() }
         try reload(locating: keepingSelection ? state.selectedID : nil, fallback: keepingSelection ? nil : 0)
     }
 
@@ -146,6 +159,7 @@ final class InteractiveSession {
 
     /// Keeps the current entity's state and shows the next entity as it was left.
     private func switchEntity() throws {
+        try readRowsIfStale()
         saved[state.entity] = state.saved
         let entity = InteractiveRenderer.nextEntity(after: state.entity)
         source = try sources.source(for: entity)
@@ -168,8 +182,14 @@ final class InteractiveSession {
         try readRows()
     }
 
+    /// Reads the rows on screen when the selection, scroll position or size moved since.
+    private func readRowsIfStale() throws {
+        if rowsAreStale { try readRows() }
+    }
+
     /// Reads the rows on screen and notes the selected record's id.
     private func readRows() throws {
+        rowsAreStale = false
         let positions = state.list.records(onLines: state.scrollTop..<(state.scrollTop + state.listHeight))
         rows = try source.rows(positions)
         if let row = rows[state.selection] {

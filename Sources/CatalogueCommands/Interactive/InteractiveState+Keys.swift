@@ -33,11 +33,19 @@ extension InteractiveState {
     ///   following when it has none), `?` opens the help overlay, q quits;
     /// - search: typing edits the text (Backspace, Ctrl-U clears, Ctrl-W deletes a word) and
     ///   the results follow every keystroke; Esc ends the search (clearing it) and returns to
-    ///   browsing, on the record that was selected.
+    ///   browsing, on the record that was selected;
+    /// - a bracketed paste is text, never keys: in a list it goes into the search field (while
+    ///   browsing it starts a search), line breaks and tabs as spaces; it closes the help
+    ///   overlay first; the detail view ignores it. Only Ctrl-C, Ctrl-D and F10 act inside a
+    ///   paste (they quit).
     mutating func handle(_ key: Key) -> InteractiveEffect {
-        switch key {
-        case .control("c"), .control("d"), .function(10):
+        if Self.quitKeys.contains(key) {
             return .quit
+        }
+        if key == .pasteStart || key == .pasteEnd || isPasting {
+            return handlePaste(key)
+        }
+        switch key {
         case .control("z"):
             return .suspend
         case .control("l"):
@@ -65,12 +73,65 @@ extension InteractiveState {
     /// Whether `key` only edits the search text (typing, Backspace, Ctrl-U, Ctrl-W while
     /// searching, without the detail view or the help overlay): its reload does not depend on
     /// the list, so the run loop searches once for a batch of such keys (a paste).
+    /// A paste's keys count as such edits: they need no list either.
     func editsOnlySearchText(_ key: Key) -> Bool {
+        if Self.quitKeys.contains(key) { return false }
+        if key == .pasteStart || key == .pasteEnd || isPasting { return true }
         guard isSearching, detail == nil, !showsHelp else { return false }
         switch key {
         case .character, .backspace, .control("u"), .control("w"): return true
         default: return false
         }
+    }
+
+    /// Ctrl-C, Ctrl-D and F10.
+    private static let quitKeys: Set<Key> = [.control("c"), .control("d"), .function(10)]
+
+    /// A bracketed paste: its start (which starts a search while browsing), its text, its end.
+    private mutating func handlePaste(_ key: Key) -> InteractiveEffect {
+        switch key {
+        case .pasteStart:
+            isPasting = true
+            pasteHasPendingBreak = false
+            let closedHelp = showsHelp
+            showsHelp = false
+            guard detail == nil, !isSearching else { return closedHelp ? .render : .none }
+            mode = .search
+            searchText = ""
+            return .reload(keepSelection: false)
+        case .pasteEnd:
+            isPasting = false
+            pasteHasPendingBreak = false
+            return .none
+        case .enter, .tab:
+            pasteHasPendingBreak = true
+            return .none
+        case .character(let character):
+            guard isSearching, detail == nil, !showsHelp else { return .none }
+            var changed = false
+            if pasteHasPendingBreak {
+                pasteHasPendingBreak = false
+                if let last = searchText.last, !last.isWhitespace, !character.isWhitespace {
+                    changed = appendToSearchText(" ")
+                }
+            }
+            if appendToSearchText(character) { changed = true }
+            return changed ? .reload(keepSelection: false) : .none
+        default:
+            return .none
+        }
+    }
+
+    /// Appends `character` unless the text would grow past ``maximumSearchLength`` scalars.
+    private mutating func appendToSearchText(_ character: Character) -> Bool {
+        let added = character.unicodeScalars.count
+        // utf8.count is O(1) and never less than the scalar count: most texts need no count.
+        if searchText.utf8.count + added > Self.maximumSearchLength,
+           searchText.unicodeScalars.count + added > Self.maximumSearchLength {
+            return false
+        }
+        searchText.append(character)
+        return true
     }
 
     private mutating func handleDetail(_ key: Key) -> InteractiveEffect {
@@ -141,7 +202,7 @@ extension InteractiveState {
     private mutating func handleSearchKey(_ key: Key) -> InteractiveEffect {
         switch key {
         case .character(let character):
-            searchText.append(character)
+            guard appendToSearchText(character) else { return .none }
         case .backspace:
             guard !searchText.isEmpty else { return .none }
             searchText.removeLast()

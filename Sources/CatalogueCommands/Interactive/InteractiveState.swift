@@ -23,8 +23,15 @@ struct InteractiveState: Equatable, Sendable {
     var scopes: [ScopeChoice]
     var scopeIndex = 0
     var mode = Mode.browse
-    /// The search field's text (kept while browsing, for the next search and for saving).
+    /// The search field's text (kept while browsing, for the next search and for saving), at
+    /// most ``maximumSearchLength`` Unicode scalars.
     var searchText = ""
+    /// Whether a bracketed paste is arriving: its text goes into the search field, whatever
+    /// its characters would do as keys.
+    var isPasting = false
+    /// Whether the paste's last key was a line break or tab, which becomes one space before
+    /// its next character (so a pasted line's own line break adds nothing).
+    var pasteHasPendingBreak = false
     /// How the search text matches (Ctrl-T cycles it).
     var matchMode = MatchMode.prefix
     /// How many records each scope has for the current text, in ``scopes`` order; nil until
@@ -60,6 +67,10 @@ struct InteractiveState: Equatable, Sendable {
 
     /// Whether the search field is active.
     var isSearching: Bool { mode == .search }
+
+    /// The longest search text, in Unicode scalars: what `catalogue serve` and its search page
+    /// accept. Typing or pasting past it adds nothing.
+    static let maximumSearchLength = 256
 
     /// Lines the screen keeps for the search field, scope bar, column header, status and help.
     static let chromeLines = 5

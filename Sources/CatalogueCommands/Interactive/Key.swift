@@ -21,6 +21,11 @@ enum Key: Hashable, Sendable {
     case function(Int)
     /// Ctrl with a letter, as the lower-case letter: Ctrl-C is `.control("c")`.
     case control(Character)
+    /// The start of a bracketed paste (`ESC [ 200 ~`): what follows up to ``pasteEnd`` was
+    /// pasted, not typed.
+    case pasteStart
+    /// The end of a bracketed paste (`ESC [ 201 ~`).
+    case pasteEnd
     /// A sequence this decoder does not know (ignored by the interactive mode).
     case unknown
 

@@ -145,6 +145,8 @@ struct KeyDecoder: Sendable {
             case let code? where (17...21).contains(code): return .function(code - 11)
             case 23: return .function(11)
             case 24: return .function(12)
+            case 200: return .pasteStart
+            case 201: return .pasteEnd
             default: return .unknown
             }
         default:

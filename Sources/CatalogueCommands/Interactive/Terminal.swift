@@ -40,8 +40,9 @@ final class Terminal {
     private(set) var isActive = false
 
     /// The sequence that enters the alternate screen: alternate buffer, no auto-wrap (a full
-    /// last column does not scroll), cursor hidden, screen cleared.
-    static let enterScreenSequence = "\u{1B}[?1049h\u{1B}[?7l\u{1B}[?25l\u{1B}[H\u{1B}[2J"
+    /// last column does not scroll), cursor hidden, bracketed paste (a paste arrives between
+    /// `ESC [ 200 ~` and `ESC [ 201 ~`, so it is never taken for keys), screen cleared.
+    static let enterScreenSequence = "\u{1B}[?1049h\u{1B}[?7l\u{1B}[?25l\u{1B}[?2004h\u{1B}[H\u{1B}[2J"
 
     /// Whether standard input and output are both terminals.
     static var isInteractive: Bool {

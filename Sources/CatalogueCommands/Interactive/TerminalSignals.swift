@@ -145,9 +145,9 @@ nonisolated(unsafe) let signalContext: UnsafeMutablePointer<SignalContext> = {
     return pointer
 }()
 
-/// The sequence that leaves the alternate screen: attributes off, cursor shown, auto-wrap on,
-/// main screen back. A literal, so the crash handler writes it without allocating.
-let leaveScreenSequence: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?7h\u{1B}[?1049l"
+/// The sequence that leaves the alternate screen: attributes off, bracketed paste off, cursor
+/// shown, auto-wrap on, main screen back. A literal, so the crash handler writes it without allocating.
+let leaveScreenSequence: StaticString = "\u{1B}[0m\u{1B}[?2004l\u{1B}[?25h\u{1B}[?7h\u{1B}[?1049l"
 
 /// Restores the terminal, then dies of the signal with its default action. Async-signal-safe.
 private let crashHandler: @convention(c) (Int32) -> Void = { number in

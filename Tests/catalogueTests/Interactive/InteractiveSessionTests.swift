@@ -123,6 +123,46 @@ struct InteractiveSessionTests {
         #expect(session.state.searchText == "bog")
     }
 
+    static func pasted(_ text: String) -> [Terminal.Event] {
+        [.key(.pasteStart)] + text.map { $0 == "\n" ? .key(.enter) : .key(.character($0)) } + [.key(.pasteEnd)]
+    }
+
+    @Test("A paste while browsing is one search for its text, split across reads or not; its q and / are text")
+    func pasteWhileBrowsing() throws {
+        let (session, source, _) = try run([Self.pasted("quito\n")])
+        #expect(source.loadedTexts == ["", "quito"])
+        #expect(session.state.isSearching && session.state.searchText == "quito")
+        #expect(session.state.list.count == 0)
+        let split = try run([[.key(.pasteStart)] + Self.typed("bog"), Self.typed("/ot"), Self.typed("á") + [.key(.pasteEnd)]])
+        #expect(split.session.state.searchText == "bog/otá")
+        #expect(split.source.loadedTexts == ["", "bog", "bog/ot", "bog/otá"])
+    }
+
+    @Test("A 200,000-character paste searches its first 256 characters once")
+    func hugePaste() throws {
+        let text = String(repeating: "colombia ", count: 22_223)
+        #expect(text.count > 200_000)
+        let (session, source, _) = try run([Self.pasted(text)])
+        #expect(session.state.searchText == String(text.prefix(InteractiveState.maximumSearchLength)))
+        #expect(source.loadedTexts.count == 2)
+    }
+
+    @Test("Letters and arrows in one batch while browsing read the rows on screen once, not once per key")
+    func burstWhileBrowsing() throws {
+        let letters = String(repeating: "bcdefghijklmnoprstuvwxyz", count: 5_000)
+        let (session, source, terminal) = try run([Self.typed(letters) + [.key(.down)]])
+        // The browse list's load, then one read for the batch.
+        #expect(source.rowReads == 2)
+        #expect(terminal.frames == 2)
+        #expect(!session.state.isSearching)
+        // The last letter jumped to Z, then ↓; the selected record's id is that row's.
+        let zSection = try #require(session.state.list.jumpTable["Z"])
+        let selection = session.state.selection
+        #expect(selection == session.state.list.sections[zSection].offset + 1)
+        let row = try #require(source.wrapped.rows(selection..<(selection + 1))[selection])
+        #expect(session.state.selectedID == row.id)
+    }
+
     @Test("A search that finds nothing asks for suggestions, once per text; one that finds something does not")
     func suggestionsWhenNothingIsFound() throws {
         let (session, source, _) = try run([Self.typed("/"), Self.typed("phillipines")])

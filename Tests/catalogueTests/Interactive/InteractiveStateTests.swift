@@ -61,6 +61,95 @@ struct InteractiveStateTests {
         #expect(state.handle(.control("l")) == .render)
     }
 
+    @Test("A paste while browsing starts a search with its text; what would be keys is text")
+    func pasteWhileBrowsing() {
+        var state = InteractiveFixtures.browsingState()
+        #expect(state.handle(.pasteStart) == .reload(keepSelection: false))
+        #expect(state.isSearching && state.searchText.isEmpty && state.isPasting)
+        for key in [Key.character("q"), .character("/"), .character("?"), .escape, .down, .control("u"), .backspace] {
+            _ = state.handle(key)
+        }
+        #expect(state.searchText == "q/?")
+        #expect(state.isSearching && !state.showsHelp && state.selection == 0)
+        #expect(state.handle(.pasteEnd) == .none)
+        #expect(!state.isPasting)
+        #expect(state.handle(.backspace) == .reload(keepSelection: false))
+        #expect(state.searchText == "q/")
+    }
+
+    @Test("Pasted line breaks and tabs are one space between words, nothing at the end")
+    func pastedLineBreaks() {
+        var state = InteractiveFixtures.searchingState(text: "")
+        let keys: [Key] = [.pasteStart, .enter, .character("N"), .character("e"), .character("w"), .enter, .enter, .tab,
+                           .character("Y"), .character("o"), .enter, .pasteEnd]
+        for key in keys { _ = state.handle(key) }
+        #expect(state.searchText == "New Yo")
+        #expect(state.handle(.character("r")) == .reload(keepSelection: false))
+        #expect(state.searchText == "New Yor")
+    }
+
+    @Test("A paste while searching appends; over the detail view it is ignored; it closes the help overlay")
+    func pasteElsewhere() {
+        var search = InteractiveFixtures.searchingState(text: "bog")
+        #expect(search.handle(.pasteStart) == .none)
+        #expect(search.handle(.character("o")) == .reload(keepSelection: false))
+        _ = search.handle(.pasteEnd)
+        #expect(search.searchText == "bogo")
+        search.detail = DetailContent(title: "Colombia", lines: [])
+        for key in [Key.pasteStart, .character("x"), .escape, .enter, .pasteEnd] {
+            #expect(search.handle(key) == .none)
+        }
+        #expect(search.detail != nil && search.searchText == "bogo")
+        var help = InteractiveFixtures.browsingState()
+        _ = help.handle(.character("?"))
+        #expect(help.showsHelp)
+        #expect(help.handle(.pasteStart) == .reload(keepSelection: false))
+        _ = help.handle(.character("z"))
+        #expect(!help.showsHelp && help.searchText == "z")
+    }
+
+    @Test("Ctrl-C, Ctrl-D and F10 still quit inside a paste; Ctrl-Z and Ctrl-L there do nothing")
+    func quitInsideAPaste() {
+        for key in [Key.interrupt, .endOfInput, .function(10)] {
+            var state = InteractiveFixtures.browsingState()
+            _ = state.handle(.pasteStart)
+            #expect(state.handle(key) == .quit)
+        }
+        var state = InteractiveFixtures.searchingState(text: "a")
+        _ = state.handle(.pasteStart)
+        #expect(state.handle(.control("z")) == .none)
+        #expect(state.handle(.control("l")) == .none)
+        #expect(state.searchText == "a")
+    }
+
+    @Test("The search text stops at 256 Unicode scalars, typed or pasted")
+    func searchLength() {
+        var state = InteractiveFixtures.searchingState(text: String(repeating: "é", count: 255))
+        #expect(state.handle(.character("a")) == .reload(keepSelection: false))
+        #expect(state.searchText.unicodeScalars.count == InteractiveState.maximumSearchLength)
+        #expect(state.handle(.character("b")) == .none)
+        // A letter with a combining accent is two scalars: it does not fit in one.
+        _ = state.handle(.backspace)
+        #expect(state.handle(.character("e\u{301}")) == .none)
+        #expect(state.handle(.character("e")) == .reload(keepSelection: false))
+        _ = state.handle(.pasteStart)
+        for _ in 0..<1_000 { #expect(state.handle(.character("x")) == .none) }
+        #expect(state.searchText == String(repeating: "é", count: 255) + "e")
+    }
+
+    @Test("A paste's keys need no list: the run loop searches once for the whole paste")
+    func pasteEditsOnlySearchText() {
+        var state = InteractiveFixtures.browsingState()
+        #expect(state.editsOnlySearchText(.pasteStart))
+        _ = state.handle(.pasteStart)
+        for key in [Key.character("a"), .enter, .down, .escape, .pasteEnd] {
+            #expect(state.editsOnlySearchText(key))
+        }
+        #expect(!state.editsOnlySearchText(.interrupt))
+        _ = state.handle(.pasteEnd)
+        #expect(!state.editsOnlySearchText(.down))
+    }
+
     @Test("Esc ends the search, clears it and keeps the selected record")
     func escapeEndsSearch() {
         var state = InteractiveFixtures.searchingState()

@@ -46,6 +46,16 @@ struct KeyDecoderTests {
         #expect(decode(bytes) == [.function(number)])
     }
 
+    @Test("A bracketed paste: its markers are keys of their own; between them, text and Enter as usual")
+    func bracketedPaste() {
+        #expect(decode("\u{1B}[200~bog\rq\u{1B}[201~") == [
+            .pasteStart, .character("b"), .character("o"), .character("g"), .enter, .character("q"), .pasteEnd,
+        ])
+        var decoder = KeyDecoder()
+        #expect(decoder.feed(Array("\u{1B}[20".utf8)) == [])
+        #expect(decoder.feed(Array("0~é".utf8)) == [.pasteStart, .character("é")])
+    }
+
     @Test("A lone Esc stays pending until the read times out (flush)")
     func loneEscape() {
         var decoder = KeyDecoder()
