@@ -32,7 +32,8 @@ extension InteractiveState {
     /// the run loop then loads the list and selects the saved record.
     mutating func restore(_ saved: SavedInteractiveState) {
         mode = saved.searchActive ? .search : .browse
-        searchText = saved.searchText
+        // A file saved before the limit, or edited by hand, may hold a longer text.
+        searchText = String(String.UnicodeScalarView(saved.searchText.unicodeScalars.prefix(Self.maximumSearchLength)))
         matchMode = saved.matchMode ?? .prefix
         scopeIndex = scopes.firstIndex { $0.key == saved.scope } ?? 0
         selectedID = saved.selectedID

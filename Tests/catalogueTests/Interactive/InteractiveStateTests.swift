@@ -326,5 +326,9 @@ struct InteractiveStateTests {
         products.restore(SavedInteractiveState(
             searchActive: false, searchText: "", scope: "toys", selectedID: nil, selectedPosition: -2))
         #expect(products.scopeIndex == 0 && products.selection == 0)
+        // A longer text than the search field takes (a file edited by hand) is cut to it.
+        products.restore(SavedInteractiveState(
+            searchActive: true, searchText: String(repeating: "ü", count: 10_000), scope: "all", selectedID: nil, selectedPosition: 0))
+        #expect(products.searchText == String(repeating: "ü", count: InteractiveState.maximumSearchLength))
     }
 }
