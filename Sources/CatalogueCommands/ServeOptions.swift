@@ -86,8 +86,9 @@ package struct ServeOptions: ParsableArguments {
         guard maximumConnections >= 1 else {
             throw ValidationError("--max-connections must be at least 1, not \(maximumConnections)")
         }
-        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
-            throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds, not \(idleTimeout)")
+        // The server keeps it in whole milliseconds: less than one would be none.
+        guard idleTimeout.isFinite, idleTimeout >= 0.001, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be from 0.001 to 86400 seconds, not \(idleTimeout)")
         }
         if let corsOrigin, !Self.isOrigin(corsOrigin) {
             throw ValidationError("--cors-origin must be an origin such as https://app.example.org (scheme, host, optional port), not '\(corsOrigin)'")

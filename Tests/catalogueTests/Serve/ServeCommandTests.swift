@@ -28,7 +28,8 @@ struct ServeCommandTests {
             let runner = try CommandRunner()
             defer { runner.cleanUp() }
             for arguments in [["--port", "70000"], ["--cors-origin", "app.example.org"], ["--cors-origin", "https://a.example/path"], ["--host", ""],
-                              ["--max-connections", "0"], ["--idle-timeout", "0"], ["--idle-timeout", "nan"], ["--idle-timeout", "-1"]] {
+                              ["--max-connections", "0"], ["--idle-timeout", "0"], ["--idle-timeout", "nan"], ["--idle-timeout", "-1"],
+                              ["--idle-timeout", "0.0004"], ["--idle-timeout", "86401"]] {
                 let result = try runner.run(["serve"] + arguments)
                 #expect(result.status == 2, "\(arguments)")
                 #expect(result.standardError.hasPrefix("catalogue: error: "), "\(arguments)")
