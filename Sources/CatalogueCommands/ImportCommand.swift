@@ -155,8 +155,8 @@ struct ImportCommand: ParsableCommand {
 
     /// The import into a new catalogue file, when there is none yet at the location (see
     /// ``CatalogueLocation/importIntoNewCatalogue(_:from:options:writeLockTimeout:progress:skipped:)``);
-    /// nil, having read nothing, otherwise. Once it reports rows, it owns its temporary file,
-    /// which a signal then removes.
+    /// nil, having read nothing, otherwise. From its first report of rows (none yet, before the
+    /// schema is built) it owns its temporary file, which a signal then removes.
     private func importIntoNewCatalogue<R: CatalogueRecord>(
         _ type: R.Type, from input: ImportInput, options: ImportOptions, writeLockTimeout: Duration?,
         bar: ImportProgressBar, skipped: @escaping (ImportIssue) -> Void

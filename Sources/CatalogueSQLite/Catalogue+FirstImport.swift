@@ -47,7 +47,8 @@ extension Catalogue {
     /// - Parameters:
     ///   - path: the new catalogue's file.
     ///   - seed, configuration, appMigrations: as for ``init(path:seed:configuration:appMigrations:access:)``.
-    ///   - progress: called every 1,024 rows and at the end, on the calling thread. From
+    ///   - progress: called once the temporary file is this import's (no rows yet, before the
+    ///     schema is built in it), every 1,024 rows and at the end, on the calling thread. From
     ///     ``ImportProgress/Phase/committing`` on, the catalogue is being linked into place.
     ///   - skipped: called with each row left out under the skip policy.
     @discardableResult
@@ -65,6 +66,9 @@ extension Catalogue {
         var imported = false
         let outcome = try creation.run(whileWaiting: {
             progress?(ImportProgress(phase: .waitingForWriter, bytesRead: 0, totalBytes: input.size, rows: 0))
+        }, claimed: {
+            // The temporary file is this import's from here: a program may remove it on a signal.
+            progress?(ImportProgress(bytesRead: 0, totalBytes: input.size, rows: 0))
         }, populate: { db in
             imported = true
             // A failed import leaves the catalogue as opening the path makes it; a dry run, none.

@@ -106,13 +106,15 @@ struct CatalogueCreation {
     /// returned; nil when a file is at the path (before, or at the link: nothing replaces it),
     /// then `populate` may have run on a catalogue that was thrown away. `populate` also says
     /// whether to keep the catalogue; one not kept is removed. `whileWaiting` is called once
-    /// when another creation of the path is running, before this one waits for it.
+    /// when another creation of the path is running, before this one waits for it; `claimed`
+    /// once the temporary file is this process's, before anything is built in it.
     func run<T>(
-        whileWaiting: () -> Void = {}, populate: (Connection) throws -> (value: T, keep: Bool)
+        whileWaiting: () -> Void = {}, claimed: () -> Void = {}, populate: (Connection) throws -> (value: T, keep: Bool)
     ) throws -> T? {
         try Self.createDirectory(for: path)
         guard let claim = try claim(whileWaiting: whileWaiting) else { return nil }
         defer { claim.release() }
+        claimed()
         var linked = false
         defer { if !linked { Self.removeFiles(startingWith: claim.temporary) } }
         let outcome: (value: T, keep: Bool)

@@ -178,6 +178,30 @@ struct CatalogueFirstImportTests {
         #expect(try Catalogue(path: second).rowCount("product") == (try SeedData.products()).count)
     }
 
+    @Test("The first report comes once the temporary file is the import's, before its schema: a program can remove it on a signal from there")
+    func firstReportAtTheClaim() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("c.sqlite")
+        let temporary = Catalogue.firstImportTemporaryPath(for: path)
+        var reports: [(phase: ImportProgress.Phase, rows: Int, temporaryFileSize: Int?)] = []
+        let counts = try Catalogue.importRecords(
+            Product.self, from: ImportInput(text: Self.productsCSV(3_000), name: "products.csv"),
+            options: ImportOptions(format: .csv), intoNewCatalogueAt: path,
+            progress: { progress in
+                let size = (try? FileManager.default.attributesOfItem(atPath: temporary))?[.size] as? Int
+                reports.append((progress.phase, progress.rows, size))
+            })
+        #expect(counts?.added == 3_000)
+        let first = try #require(reports.first)
+        #expect(first.phase == .rows && first.rows == 0)
+        #expect(first.temporaryFileSize == 0, "claimed, empty: nothing built in it yet")
+        // Then the rows (from 0, every 1,024), their end (3,001 with the duplicate), the indexes
+        // and the commit, as before.
+        #expect(reports.dropFirst().map(\.rows).prefix(4) == [0, 1_024, 2_048, 3_001])
+        #expect(reports.last?.phase == .committing)
+    }
+
     @Test("A second first import waits up to writeLockTimeout, says that it waits, then throws SQLITE_BUSY")
     func waitTimeout() throws {
         let directory = try TemporaryDirectory()
