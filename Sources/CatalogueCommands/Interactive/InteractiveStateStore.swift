@@ -72,9 +72,20 @@ struct InteractiveStateStore: Sendable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Self.createDirectory(directory.path)
         try Self.writeAtomically(encoder.encode(file), to: fileURL)
+    }
+
+    /// Creates `path` and the missing directories above it, readable by this user only, as
+    /// `mkdir -p` does; throws a ``StateFileError`` naming the directory that could not be made.
+    static func createDirectory(_ path: String) throws {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try createDirectory(parent) }
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw StateFileError(path: path, operation: "create the directory", code: errno)
+        }
     }
 
     /// Writes `data` to a temporary file beside `url`, flushes it to disk and renames it over

@@ -94,6 +94,26 @@ struct InteractiveStateStoreTests {
         #expect(store.load() == nil)
     }
 
+    @Test("Missing directories are made (this user's only); one that cannot be made is named in one line")
+    func directories() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let deep = directory.appendingPathComponent("a/b/catalogue")
+        try InteractiveStateStore(databasePath: "/data/a.sqlite", directory: deep).save(search, entity: .countries)
+        for made in ["a", "a/b", "a/b/catalogue"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(made).path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o700, "\(made)")
+        }
+        let blocker = directory.appendingPathComponent("file")
+        try Data("x".utf8).write(to: blocker)
+        let blocked = InteractiveStateStore(databasePath: "/data/a.sqlite", directory: blocker.appendingPathComponent("catalogue"))
+        #expect {
+            try blocked.save(search, entity: .countries)
+        } throws: { error in
+            "\(error)" == "cannot create the directory \(blocker.path)/catalogue: Not a directory"
+        }
+    }
+
     @Test("The default directory is Catalogue.stateDirectory(): $XDG_STATE_HOME/catalogue")
     func defaultDirectory() {
         let directory = Catalogue.stateDirectory(environment: ["XDG_STATE_HOME": "/tmp/xdg-state", "HOME": "/home/u"])
