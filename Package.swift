@@ -165,6 +165,14 @@ let package = Package(
             name: "PostgresTestSupport",
             path: "Tests/PostgresTestSupport"
         ),
+        // Helpers several test targets share (a creation lock held as another process holds
+        // it, byte-wise ordering, a seeded random generator, a change set replayed); a library
+        // under Tests/, for test targets only.
+        .target(
+            name: "CatalogueTestSupport",
+            dependencies: ["CatalogueKit"],
+            path: "Tests/CatalogueTestSupport"
+        ),
         .testTarget(
             name: "PostgresTestSupportTests",
             dependencies: ["PostgresTestSupport"]
@@ -180,14 +188,14 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogueKitTests",
-            dependencies: ["CatalogueKit", "CatalogueCore", "CatalogueSQLite"]
+            dependencies: ["CatalogueKit", "CatalogueCore", "CatalogueSQLite", "CatalogueTestSupport"]
         ),
         // The suites that run unchanged on every engine: SQLite always, PostgreSQL with the
         // PostgreSQL trait (`swift test --traits PostgreSQL`) where a test server can start.
         .testTarget(
             name: "CatalogueEngineTests",
             dependencies: [
-                "CatalogueKit", "PostgresTestSupport",
+                "CatalogueKit", "CatalogueTestSupport", "PostgresTestSupport",
                 .target(name: "CataloguePostgres", condition: .when(traits: ["PostgreSQL"])),
             ]
         ),
@@ -218,7 +226,7 @@ let package = Package(
         // The commands, in process and as the built programs (catalogue, catalogue-server).
         .testTarget(
             name: "catalogueTests",
-            dependencies: ["CatalogueCommands", "PostgresTestSupport"]
+            dependencies: ["CatalogueCommands", "CatalogueTestSupport", "PostgresTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

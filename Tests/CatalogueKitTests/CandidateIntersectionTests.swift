@@ -1,5 +1,6 @@
 import CatalogueKit
 @testable import CatalogueSQLite
+import CatalogueTestSupport
 import Foundation
 import Testing
 

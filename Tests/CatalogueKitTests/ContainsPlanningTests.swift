@@ -1,4 +1,5 @@
 import CatalogueKit
+import CatalogueTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 @testable import CatalogueCore
 import CatalogueKit
 @testable import CatalogueSQLite
+import CatalogueTestSupport
 import Foundation
 import Testing
 

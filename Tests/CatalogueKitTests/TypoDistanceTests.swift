@@ -1,4 +1,5 @@
 import CatalogueKit
+import CatalogueTestSupport
 import Testing
 
 /// `TypoDistance` against the textbook table of the optimal string alignment distance, filled in

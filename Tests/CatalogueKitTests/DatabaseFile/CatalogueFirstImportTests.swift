@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import CatalogueKit
 @testable import CatalogueSQLite
+import CatalogueTestSupport
 
 #if canImport(Glibc)
 import Glibc

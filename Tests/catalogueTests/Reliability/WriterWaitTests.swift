@@ -1,3 +1,4 @@
+import CatalogueTestSupport
 import Foundation
 import PostgresTestSupport
 import Testing

@@ -5,14 +5,14 @@
 /// var generator = SplitMix64(seed: 42)
 /// let n = Int.random(in: 0..<10, using: &generator)
 /// ```
-struct SplitMix64: RandomNumberGenerator {
-    private(set) var state: UInt64
+public struct SplitMix64: RandomNumberGenerator {
+    public private(set) var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

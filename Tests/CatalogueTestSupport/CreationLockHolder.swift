@@ -18,19 +18,19 @@ import Darwin
 /// // … an open of `path` now waits …
 /// holder.release()
 /// ```
-final class CreationLockHolder {
+public final class CreationLockHolder {
     /// The temporary file whose lock is held.
-    let temporaryPath: String
+    public let temporaryPath: String
     private var descriptor: Int32
 
-    init(catalogueAt path: String) throws {
+    public init(catalogueAt path: String) throws {
         temporaryPath = Catalogue.firstImportTemporaryPath(for: path)
         descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         try #require(descriptor >= 0 && flock(descriptor, LOCK_EX) == 0)
     }
 
     /// Lets go of the lock, as a creation that ends does.
-    func release() {
+    public func release() {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1
