@@ -14,8 +14,8 @@ package struct GlobalOptions: ParsableArguments {
                 postgres://user:password@host:port/database uses a PostgreSQL database (a build \
                 with PostgreSQL support: swift build --traits PostgreSQL); postgres:///database \
                 connects through the server's local socket, as psql does; what the URL leaves \
-                out comes from PGHOST, PGUSER, PGPASSWORD and the rest of libpq's variables, and \
-                ~/.pgpass.
+                out comes from its ?service=NAME (~/.pg_service.conf), PGHOST, PGUSER, PGPASSWORD \
+                and the rest of libpq's variables, and ~/.pgpass.
                 """,
             valueName: "path"))
     package var db: String?

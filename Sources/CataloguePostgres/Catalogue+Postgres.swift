@@ -22,8 +22,9 @@ extension Catalogue {
     /// - Parameters:
     ///   - url: `postgres://user:password@host:port/database` (`postgresql://` too;
     ///     `?sslmode=disable|prefer|require|verify-ca|verify-full&sslrootcert=PATH`, as libpq; what
-    ///     it leaves out comes from `PGHOST`, `PGUSER`, `PGPASSWORD`, `~/.pgpass` and the rest of
-    ///     libpq's environment, see ``PostgresTarget/init(url:environment:)``).
+    ///     it leaves out comes from its `?service=NAME` (`~/.pg_service.conf`), `PGHOST`,
+    ///     `PGUSER`, `PGPASSWORD`, `~/.pgpass` and the rest of libpq's environment, see
+    ///     ``PostgresTarget/init(url:environment:)``).
     ///   - options: pool size, deadlines, seeding, app migrations, LISTEN/NOTIFY.
     public static func connect(to url: String, options: PostgresEngine.Options = PostgresEngine.Options()) throws -> Catalogue {
         Catalogue(engine: try PostgresEngine(url: url, options: options))

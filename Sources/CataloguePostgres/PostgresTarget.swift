@@ -12,9 +12,10 @@ import Darwin
 /// The host may be a directory holding the server's Unix-domain socket (`?host=/var/run/postgresql`,
 /// a host starting with `/`, or `PGHOST`), which needs no password where the server trusts its
 /// local users (`peer`), as `psql` connects; with no host anywhere, libpq's default socket.
-/// What the URL leaves out comes from libpq's environment variables (`PGHOST`, `PGPORT`,
-/// `PGUSER`, `PGDATABASE`, `PGPASSWORD`, `PGSSLMODE`, `PGSSLROOTCERT`) and password file
-/// (`~/.pgpass`), then libpq's defaults: port 5432, the user this process runs as, the database
+/// What the URL leaves out comes from the connection service it names (`?service=NAME` or
+/// `PGSERVICE`, defined in `~/.pg_service.conf` as for `psql "service=NAME"`), libpq's
+/// environment variables (`PGHOST`, `PGPORT`, `PGUSER`, `PGDATABASE`, `PGPASSWORD`,
+/// `PGSSLMODE`, `PGSSLROOTCERT`) and password file (`~/.pgpass`), then libpq's defaults: port 5432, the user this process runs as, the database
 /// named as the user. `?sslmode=disable|prefer|require|verify-ca|verify-full`
 /// chooses TLS as libpq does (default `prefer`: encrypted when the server offers it, the
 /// certificate not checked), and `&sslrootcert=PATH` the authority a certificate is checked
@@ -95,7 +96,9 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `url`; throws ``PostgresEngineError/badURL(_:reason:)`` naming what is wrong.
     ///
-    /// What the URL leaves out comes from libpq's environment variables, then libpq's defaults:
+    /// What the URL leaves out comes from the service it names (`service=NAME`, or `PGSERVICE`:
+    /// libpq's connection service file, `~/.pg_service.conf`), then from libpq's environment
+    /// variables, then libpq's defaults:
     /// the host from `PGHOST`, else the Unix-domain socket in ``defaultSocketDirectory``; the
     /// port from `PGPORT`, else 5432; the user from `PGUSER`, else the name this process runs
     /// as; the database from `PGDATABASE`, else the user's name; the password from `PGPASSWORD`,
@@ -111,13 +114,31 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         func fromEnvironment(_ name: String) -> String? {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }
+        // A service (`service=NAME` or PGSERVICE) comes before the environment, as in libpq.
+        let serviceName = components.queryItems?.first(where: { $0.name == "service" }).map { $0.value ?? "" }
+            ?? fromEnvironment("PGSERVICE")
+        if let serviceName, serviceName.isEmpty {
+            throw bad("service needs a name: service=NAME")
+        }
+        let service: [String: String]
+        do {
+            service = try serviceName.map { name throws(PostgresServiceFile.Failure) in
+                try PostgresServiceFile.settings(of: name, environment: environment)
+            } ?? [:]
+        } catch {
+            throw bad(error.description)
+        }
+        /// A setting the URL left out: the service's, else the environment variable's.
+        func unstated(_ key: String, _ variable: String) -> String? {
+            service[key].flatMap { $0.isEmpty ? nil : $0 } ?? fromEnvironment(variable)
+        }
         let hostParameter = components.queryItems?.first(where: { $0.name == "host" }).map { $0.value ?? "" }
         if let hostParameter, hostParameter.isEmpty {
             throw bad("host needs a name, an address or a socket directory: host=NAME")
         }
         // A host, or a directory (starting with /) holding the server's Unix-domain socket; with
         // none anywhere, libpq's default socket.
-        let named = hostParameter ?? components.host.flatMap({ $0.isEmpty ? nil : $0 }) ?? fromEnvironment("PGHOST")
+        let named = hostParameter ?? components.host.flatMap({ $0.isEmpty ? nil : $0 }) ?? unstated("host", "PGHOST")
         let host: String
         if let named, !named.hasPrefix("/") {
             host = named
@@ -130,8 +151,10 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         self.host = host
         if let port = components.port {
             self.port = port
-        } else if let text = fromEnvironment("PGPORT") {
-            guard let port = Int(text) else { throw bad("PGPORT must be a port number, not \(text)") }
+        } else if let text = unstated("port", "PGPORT") {
+            guard let port = Int(text) else {
+                throw bad("\(service["port"] == nil ? "PGPORT" : "the service's port") must be a port number, not \(text)")
+            }
             self.port = port
         } else {
             self.port = 5432
@@ -140,13 +163,13 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
             throw bad("port \(port) is out of range")
         }
         self.user = components.user.flatMap { $0.removingPercentEncoding ?? $0 }.flatMap { $0.isEmpty ? nil : $0 }
-            ?? fromEnvironment("PGUSER") ?? Self.loginName ?? "postgres"
+            ?? unstated("user", "PGUSER") ?? Self.loginName ?? "postgres"
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         let database = path.removingPercentEncoding ?? path
         guard !database.contains("/") else {
             throw bad("the path must be one database name")
         }
-        self.database = database.isEmpty ? fromEnvironment("PGDATABASE") ?? user : database
+        self.database = database.isEmpty ? unstated("dbname", "PGDATABASE") ?? user : database
         var tls: TLSMode?
         var rootCertificatePath: String?
         for item in components.queryItems ?? [] {
@@ -161,15 +184,15 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
                     throw bad("sslrootcert needs a file: sslrootcert=PATH")
                 }
                 rootCertificatePath = path
-            case "host":
+            case "host", "service":
                 break  // read above
             default:
-                throw bad("unknown parameter \(item.name) (known: host, sslmode, sslrootcert)")
+                throw bad("unknown parameter \(item.name) (known: host, service, sslmode, sslrootcert)")
             }
         }
-        if tls == nil, let mode = fromEnvironment("PGSSLMODE") {
+        if tls == nil, let mode = unstated("sslmode", "PGSSLMODE") {
             guard let parsed = TLSMode(rawValue: mode) else {
-                throw bad("PGSSLMODE must be one of \(Self.modeNames), not \(mode)")
+                throw bad("\(service["sslmode"] == nil ? "PGSSLMODE" : "the service's sslmode") must be one of \(Self.modeNames), not \(mode)")
             }
             tls = parsed
         }
@@ -178,11 +201,11 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
             throw bad("sslrootcert needs sslmode=require, verify-ca or verify-full (with \(mode.rawValue) no certificate is checked)")
         }
         if rootCertificatePath == nil, mode != .disable, mode != .prefer {
-            rootCertificatePath = fromEnvironment("PGSSLROOTCERT")
+            rootCertificatePath = unstated("sslrootcert", "PGSSLROOTCERT")
         }
         self.tls = mode
         self.rootCertificatePath = rootCertificatePath
-        self.password = components.password.map { $0.removingPercentEncoding ?? $0 } ?? environment["PGPASSWORD"]
+        self.password = components.password.map { $0.removingPercentEncoding ?? $0 } ?? service["password"] ?? environment["PGPASSWORD"]
             ?? PostgresPasswordFile.password(
                 hosts: socketDirectory.map { ["localhost", $0] } ?? [host], port: port, database: self.database, user: user,
                 environment: environment)

@@ -145,6 +145,120 @@ struct PostgresTargetTests {
         }
     }
 
+    /// A directory holding a user's service file (`.pg_service.conf`, as in HOME) and a system
+    /// one (`pg_service.conf`, as in PGSYSCONFDIR), and the environment that names them.
+    struct ServiceFiles {
+        let directory: String
+        var environment: [String: String] {
+            PostgresTargetTests.environment(["PGSERVICEFILE": directory + "/.pg_service.conf", "PGSYSCONFDIR": directory])
+        }
+
+        init(user: [String], system: [String] = []) throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("pgservice-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            try (user.joined(separator: "\n") + "\n").write(toFile: directory + "/.pg_service.conf", atomically: false, encoding: .utf8)
+            if !system.isEmpty {
+                try (system.joined(separator: "\n") + "\n").write(toFile: directory + "/pg_service.conf", atomically: false, encoding: .utf8)
+            }
+        }
+
+        func remove() {
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    @Test("A service (service=NAME or PGSERVICE) gives what the URL leaves out, before the environment; the user's file before the system's")
+    func serviceFile() throws {
+        let files = try ServiceFiles(user: [
+            "# the team's servers",
+            "[other]",
+            "host=other.example",
+            "",
+            "[catalogue]",
+            "host = db.example",
+            "port=5433",
+            "dbname=catalogue",
+            "user=reader",
+            "password=s3cret",
+            "sslmode=verify-full",
+            "sslrootcert=/etc/team-ca.pem",
+            "application_name=psql",
+            "port=9999",
+            "[local]",
+            "host=/var/run/postgresql",
+            "dbname=catalogue",
+        ], system: [
+            "[catalogue]",
+            "host=system.example",
+            "[shared]",
+            "host=shared.example",
+            "port=6000",
+        ])
+        defer { files.remove() }
+        let environment = files.environment.merging(["PGHOST": "env.example", "PGPORT": "7000", "PGUSER": "env_user"]) { $1 }
+        let expected = PostgresTarget(
+            host: "db.example", port: 5433, user: "reader", password: "s3cret", database: "catalogue",
+            tls: .verifyFull, rootCertificatePath: "/etc/team-ca.pem")
+        #expect(try PostgresTarget(url: "postgres://?service=catalogue", environment: environment) == expected)
+        #expect(try PostgresTarget(url: "postgres:///", environment: environment.merging(["PGSERVICE": "catalogue"]) { $1 }) == expected)
+        // What the URL says wins; the URL's service beats PGSERVICE.
+        let stated = try PostgresTarget(
+            url: "postgres://app@db2.example/other_db?service=catalogue&sslmode=require",
+            environment: environment.merging(["PGSERVICE": "other"]) { $1 })
+        #expect(stated == PostgresTarget(
+            host: "db2.example", port: 5433, user: "app", password: "s3cret", database: "other_db",
+            tls: .require, rootCertificatePath: "/etc/team-ca.pem"))
+        // A service that leaves things out: the environment, then the defaults.
+        let other = try PostgresTarget(url: "postgres://?service=other", environment: environment)
+        #expect(other == PostgresTarget(host: "other.example", port: 7000, user: "env_user", database: "env_user"))
+        // A socket directory as the service's host.
+        let local = try PostgresTarget(url: "postgres://?service=local", environment: files.environment)
+        #expect(local.socketPath == "/var/run/postgresql/.s.PGSQL.5432" && local.database == "catalogue")
+        // Only in the system's file.
+        #expect(try PostgresTarget(url: "postgres://?service=shared", environment: files.environment).host == "shared.example")
+    }
+
+    @Test("A service that is not there, or a line its section cannot hold, is one line naming the file and line")
+    func badServiceFile() throws {
+        let files = try ServiceFiles(user: [
+            "[catalogue]",
+            "host=db.example",
+            "sslcert=/home/me/client.pem",
+            "[typo",
+            "[noequals]",
+            "host db.example",
+            "[badport]",
+            "port=five",
+        ])
+        defer { files.remove() }
+        let user = files.directory + "/.pg_service.conf"
+        let cases: [(url: String, reason: String)] = [
+            ("postgres://?service=catalogue", "\(user), line 3: the setting sslcert is not supported (supported: dbname, host, password, port, sslmode, sslrootcert, user)"),
+            ("postgres://?service=nope", "\(user), line 4: a section is [NAME], not [typo"),
+            ("postgres://?service=", "service needs a name: service=NAME"),
+        ]
+        for (url, reason) in cases {
+            #expect(throws: PostgresEngineError.badURL(url, reason: reason)) {
+                try PostgresTarget(url: url, environment: files.environment)
+            }
+        }
+        let clean = try ServiceFiles(user: ["[noequals]", "host db.example", "[badport]", "port=five", "[ok]", "host=db"])
+        defer { clean.remove() }
+        let cleanUser = clean.directory + "/.pg_service.conf"
+        let cleanCases: [(url: String, reason: String)] = [
+            ("postgres://?service=noequals", "\(cleanUser), line 2: expected key=value, not host db.example"),
+            ("postgres://?service=badport", "the service's port must be a port number, not five"),
+            ("postgres://?service=missing", "no service missing in \(cleanUser) or \(clean.directory)/pg_service.conf"),
+        ]
+        for (url, reason) in cleanCases {
+            #expect(throws: PostgresEngineError.badURL(url, reason: reason)) {
+                try PostgresTarget(url: url, environment: clean.environment)
+            }
+        }
+        // Sections before the one wanted are not checked line by line, as libpq reads them.
+        #expect(try PostgresTarget(url: "postgres://?service=ok", environment: clean.environment).host == "db")
+    }
+
     @Test("sslmode takes libpq's five modes; sslrootcert a file, with a mode that checks certificates", arguments: [
         ("?sslmode=disable", PostgresTarget.TLSMode.disable, nil as String?),
         ("?sslmode=prefer", .prefer, nil),
@@ -165,7 +279,7 @@ struct PostgresTargetTests {
         ("?sslrootcert=", "sslrootcert needs a file: sslrootcert=PATH"),
         ("?sslrootcert=ca.pem", "sslrootcert needs sslmode=require, verify-ca or verify-full (with prefer no certificate is checked)"),
         ("?sslmode=disable&sslrootcert=ca.pem", "sslrootcert needs sslmode=require, verify-ca or verify-full (with disable no certificate is checked)"),
-        ("?sslcert=client.pem", "unknown parameter sslcert (known: host, sslmode, sslrootcert)"),
+        ("?sslcert=client.pem", "unknown parameter sslcert (known: host, service, sslmode, sslrootcert)"),
     ])
     func badTLSParameters(query: String, reason: String) {
         let url = "postgres://app:secret@db:5433/catalogue" + query

@@ -230,6 +230,44 @@ struct PostgresCommandTests {
         }
     }
 
+    @Test("A connection service, as psql \"service=NAME\" reads it: ?service=NAME or PGSERVICE", .requiresPostgres)
+    func connectionService() async throws {
+        try await onOwnThread {
+            let server = try PostgresTestServer.shared()
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let role = "cli_service_\(UInt32.random(in: 0...UInt32.max))"
+            try server.createRole(role, password: "service secret")
+            let database = try server.createDatabase(prefix: "cli_service")
+            try server.psql("ALTER DATABASE :\"database\" OWNER TO :\"role\"", variables: ["database": database.name, "role": role])
+            let file = runner.directory.appendingPathComponent("pg_service.conf").path
+            try """
+                # the team's catalogue
+                [team_catalogue]
+                host=\(server.host)
+                port=\(server.port)
+                dbname=\(database.name)
+                user=\(role)
+                password=service secret
+                """.write(toFile: file, atomically: true, encoding: .utf8)
+            let environment = ["PGSERVICEFILE": file, "PGSYSCONFDIR": runner.directory.path, "PGPASSFILE": "/nonexistent/pgpass"]
+            let found = try runner.run(
+                ["search", "bog", "--scope", "capital", "--format", "json", "--db", "postgres://?service=team_catalogue"],
+                environment: environment)
+            #expect(found.status == 0, "\(found.standardError)")
+            #expect(try found.jsonNames() == ["Colombia"])
+            let fromVariable = try runner.run(
+                ["search", "bog", "--scope", "capital", "--format", "json", "--db", "postgres://"],
+                environment: environment.merging(["PGSERVICE": "team_catalogue"]) { $1 })
+            #expect(fromVariable.status == 0, "\(fromVariable.standardError)")
+            #expect(try fromVariable.jsonNames() == ["Colombia"])
+            let missing = try runner.run(["search", "bog", "--db", "postgres://?service=nope"], environment: environment)
+            #expect(missing.status == 1)
+            #expect(missing.standardError == "catalogue: error: bad PostgreSQL URL postgres://?service=nope: "
+                + "no service nope in \(file) or \(runner.directory.path)/pg_service.conf\n")
+        }
+    }
+
     @Test("Through the server's Unix-domain socket, as psql connects: the URL's host parameter, or PGHOST", .requiresPostgres)
     func unixSocket() async throws {
         try await onOwnThread {

@@ -146,7 +146,8 @@ nonisolated(unsafe) let signalContext: UnsafeMutablePointer<SignalContext> = {
 }()
 
 /// The sequence that leaves the alternate screen: attributes off, bracketed paste off, cursor
-/// shown, auto-wrap on, main screen back. A literal, so the crash handler writes it without allocating.
+/// shown, auto-wrap on, main screen back. A literal, so the crash handler writes it without
+/// allocating.
 let leaveScreenSequence: StaticString = "\u{1B}[0m\u{1B}[?2004l\u{1B}[?25h\u{1B}[?7h\u{1B}[?1049l"
 
 /// Restores the terminal, then dies of the signal with its default action. Async-signal-safe.
