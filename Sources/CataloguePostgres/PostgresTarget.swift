@@ -15,8 +15,9 @@ import Darwin
 /// What the URL leaves out comes from the connection service it names (`?service=NAME` or
 /// `PGSERVICE`, defined in `~/.pg_service.conf` as for `psql "service=NAME"`), libpq's
 /// environment variables (`PGHOST`, `PGPORT`, `PGUSER`, `PGDATABASE`, `PGPASSWORD`,
-/// `PGSSLMODE`, `PGSSLROOTCERT`) and password file (`~/.pgpass`), then libpq's defaults: port 5432, the user this process runs as, the database
-/// named as the user. `?sslmode=disable|prefer|require|verify-ca|verify-full`
+/// `PGSSLMODE`, `PGSSLROOTCERT`) and password file (`~/.pgpass`), then libpq's defaults: port
+/// 5432, the user this process runs as, the database named as the user.
+/// `?sslmode=disable|prefer|require|verify-ca|verify-full`
 /// chooses TLS as libpq does (default `prefer`: encrypted when the server offers it, the
 /// certificate not checked), and `&sslrootcert=PATH` the authority a certificate is checked
 /// against. ``description`` never shows the password.
@@ -128,7 +129,7 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         } catch {
             throw bad(error.description)
         }
-        /// A setting the URL left out: the service's, else the environment variable's.
+        // A setting the URL left out: the service's, else the environment variable's.
         func unstated(_ key: String, _ variable: String) -> String? {
             service[key].flatMap { $0.isEmpty ? nil : $0 } ?? fromEnvironment(variable)
         }
