@@ -24,9 +24,7 @@ enum PostgresPasswordFile {
     /// The file's path: `PGPASSFILE`, else `.pgpass` in `HOME` (else the user's home directory).
     static func path(environment: [String: String]) -> String? {
         if let file = environment["PGPASSFILE"], !file.isEmpty { return file }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.pgpass" }
-        guard let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir else { return nil }
-        return String(cString: directory) + "/.pgpass"
+        return PostgresClientFiles.homeDirectory(environment: environment).map { $0 + "/.pgpass" }
     }
 
     /// The password of the first line matching the connection, if the file is there, private

@@ -48,7 +48,7 @@ enum PostgresServiceFile {
         var paths: [String] = []
         if let file = environment["PGSERVICEFILE"], !file.isEmpty {
             paths.append(file)
-        } else if let home = environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 }) ?? homeDirectory {
+        } else if let home = PostgresClientFiles.homeDirectory(environment: environment) {
             paths.append(home + "/.pg_service.conf")
         }
         let system = environment["PGSYSCONFDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/postgresql-common"
@@ -116,12 +116,6 @@ enum PostgresServiceFile {
             throw Failure(description: "cannot read \(path)")
         }
         return String(decoding: data ?? Data(), as: UTF8.self)
-    }
-
-    /// The user's home directory from the password database, when `HOME` is not set.
-    private static var homeDirectory: String? {
-        guard let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir else { return nil }
-        return String(cString: directory)
     }
 }
 #endif
