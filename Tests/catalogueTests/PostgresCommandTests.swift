@@ -127,15 +127,22 @@ struct PostgresCommandTests {
         BIN=$1; URL=$2; WORK=$(mktemp -d); SOCKET="catalogue-pg-tmux-$$"
         tm() { tmux -u -L "$SOCKET" -f /dev/null "$@"; }
         trap 'tm kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
+        # $2 seconds at most (20 unless given); on failure the screen and what the process does.
         shows() {
-            local deadline=$((SECONDS + 20))
+            local deadline=$((SECONDS + ${2:-20}))
             until tm capture-pane -p -t t | grep -Eq -- "$1"; do
-                if [ $SECONDS -ge $deadline ]; then echo "not on screen: $1"; tm capture-pane -p -t t; exit 1; fi
+                if [ $SECONDS -ge $deadline ]; then
+                    echo "not on screen after ${2:-20} s: $1"; tm capture-pane -p -t t
+                    ps -o pid,stat,etime,time,wchan:24,args -C catalogue
+                    exit 1
+                fi
                 sleep 0.05
             done
         }
         tm new-session -d -s t -x 80 -y 24             "XDG_STATE_HOME=$WORK/state HOME=$WORK '$BIN' interactive --db '$URL'; echo EXIT=\$?; sleep 60"
-        shows 'Scope: \[Name 250\]'
+        # The database was seeded before; still, on a loaded machine the first screen may wait
+        # for a busy server.
+        shows 'Scope: \[Name 250\]' 60
         tm send-keys -t t -l '/cote'
         shows "^> Côte d'Ivoire +Yamoussoukro"
         shows 'Scope: \[Name 1\] · Capital 0'
@@ -156,6 +163,10 @@ struct PostgresCommandTests {
             }
             let (runner, url) = try Self.prepared()
             defer { runner.cleanUp() }
+            // The first open migrates and seeds the new database (about 2 s of a debug build on
+            // an idle machine, and CI's is not idle): done here, so the screen shows at once.
+            let seeded = try runner.run(["search", "x", "--db", url])
+            try #require(seeded.status == 0, "\(seeded.standardError)")
             let log = runner.directory.appendingPathComponent("tmux.log")
             let status = try InteractiveTmuxTests.run(
                 ["/bin/bash", "-c", Self.interactiveScript, "bash", CommandRunner.executable.path, url], output: log.path)
