@@ -62,7 +62,7 @@ final class ExportDestination {
             let (descriptor, temporaryPath) = try InterruptSignals.holding { () throws -> (Int32, String) in
                 let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
                 guard descriptor >= 0 else { throw ExportDestinationError(path: path, code: errno) }
-                let temporaryPath = String(cString: template)
+                let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
                 InterruptSignals.removeOnInterrupt(temporaryPath)
                 return (descriptor, temporaryPath)
             }

@@ -112,9 +112,13 @@ enum PostgresServiceFile {
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= maximumSize else {
             throw Failure(description: "\(path) is not a service file (a regular file of at most 1 MiB)")
         }
-        guard let data = try? FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd() else {
+        let data: Data?
+        do {
+            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).readToEnd()
+        } catch {
             throw Failure(description: "cannot read \(path)")
         }
+        // An empty file gives no data: a file with no services.
         return String(decoding: data ?? Data(), as: UTF8.self)
     }
 }
