@@ -15,7 +15,8 @@ package struct GlobalOptions: ParsableArguments {
                 with PostgreSQL support: swift build --traits PostgreSQL); postgres:///database \
                 connects through the server's local socket, as psql does; what the URL leaves \
                 out comes from its ?service=NAME (~/.pg_service.conf), PGHOST, PGUSER, PGPASSWORD \
-                and the rest of libpq's variables, and ~/.pgpass.
+                and the rest of libpq's variables, and ~/.pgpass; TLS from ?sslmode= with \
+                sslrootcert, sslcert and sslkey (~/.postgresql/postgresql.crt), as in libpq.
                 """,
             valueName: "path"))
     package var db: String?

@@ -102,6 +102,16 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
         if underlying.contains("CERTIFICATE_VERIFY_FAILED") {
             return "the server's certificate is not signed by a trusted authority (give the authority's certificate with sslrootcert=PATH, or use sslmode=require, which does not check it)"
         }
+        // An alert from the server about the client's certificate (sslcert).
+        if underlying.contains("ALERT_UNKNOWN_CA") {
+            return "the server did not accept the client certificate (sslcert): it is not signed by an authority the server trusts"
+        }
+        if underlying.contains("ALERT_CERTIFICATE_EXPIRED") {
+            return "the server did not accept the client certificate (sslcert): it has expired"
+        }
+        if underlying.contains("ALERT_BAD_CERTIFICATE") || underlying.contains("ALERT_CERTIFICATE_REQUIRED") {
+            return "the server did not accept the client certificate (sslcert): " + underlying
+        }
         if underlying.contains("handshakeFailed") {
             return "the TLS handshake failed: " + underlying
         }

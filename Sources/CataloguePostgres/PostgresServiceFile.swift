@@ -15,9 +15,10 @@ import Darwin
 /// does not define is looked for in the system's (`PGSYSCONFDIR/pg_service.conf`, else
 /// Debian's `/etc/postgresql-common/pg_service.conf`). Each file holds `[NAME]` sections of
 /// `key=value` lines; lines starting with `#` are comments. The settings used are `host`,
-/// `port`, `dbname`, `user`, `password`, `sslmode` and `sslrootcert`; libpq's settings that
-/// change nothing here (`application_name`, `connect_timeout`, `client_encoding`, the
-/// `keepalives` ones) are skipped; any other is an error naming the file, line and setting.
+/// `port`, `dbname`, `user`, `password`, `sslmode`, `sslrootcert`, `sslcert` and `sslkey`;
+/// libpq's settings that change nothing here (`application_name`, `connect_timeout`,
+/// `client_encoding`, the `keepalives` ones) are skipped; any other is an error naming the
+/// file, line and setting.
 ///
 /// ```swift
 /// // ~/.pg_service.conf:
@@ -29,7 +30,9 @@ import Darwin
 /// ```
 enum PostgresServiceFile {
     /// The settings a service may give, as libpq names them.
-    static let usedSettings: Set<String> = ["host", "port", "dbname", "user", "password", "sslmode", "sslrootcert"]
+    static let usedSettings: Set<String> = [
+        "host", "port", "dbname", "user", "password", "sslmode", "sslrootcert", "sslcert", "sslkey",
+    ]
     /// libpq's settings that change nothing for this engine, skipped.
     static let skippedSettings: Set<String> = [
         "application_name", "fallback_application_name", "connect_timeout", "client_encoding",

@@ -14,7 +14,9 @@ import PostgresNIO
 ///   the system's without it;
 /// - `verify-full`: also for the host the URL names.
 ///
-/// `require` with `sslrootcert` checks the authority as `verify-ca` does, as in libpq.
+/// `require` with `sslrootcert` checks the authority as `verify-ca` does, as in libpq. A client
+/// certificate (``PostgresTarget/clientCertificatePath``, see ``PostgresClientCertificate``) is
+/// sent to a server that asks for one.
 ///
 /// ```swift
 /// let tls = try PostgresTLS(target: PostgresTarget(url: "postgres://app@db:5432/catalogue?sslmode=verify-full"))
@@ -41,21 +43,23 @@ struct PostgresTLS: Sendable {
         default: .none
         }
         if let path = target.rootCertificatePath {
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw PostgresEngineError.cannotConnect(target: target.description, reason: "cannot read sslrootcert \(path): no such file")
+            let bytes = try PostgresClientFiles.contents(of: path, setting: "sslrootcert", target: target.description)
+            let roots = try? NIOSSLCertificate.fromPEMBytes(bytes)
+            guard let roots, !roots.isEmpty else {
+                throw PostgresEngineError.cannotConnect(target: target.description, reason: "cannot read sslrootcert \(path): not a PEM certificate")
             }
-            do {
-                configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(path))
-            } catch {
-                throw PostgresEngineError.cannotConnect(
-                    target: target.description, reason: "cannot read sslrootcert \(path): \(Self.reason(error))")
-            }
+            configuration.trustRoots = .certificates(roots)
+        }
+        if let certificate = target.clientCertificatePath, let key = target.clientKeyPath {
+            let client = try PostgresClientCertificate.load(certificate: certificate, key: key, target: target.description)
+            configuration.certificateChain = client.chain.map { .certificate($0) }
+            configuration.privateKey = .privateKey(client.key)
         }
         let context: NIOSSLContext
         do {
             context = try NIOSSLContext(configuration: configuration)
         } catch {
-            throw PostgresEngineError.cannotConnect(target: target.description, reason: "cannot set up TLS: \(Self.reason(error))")
+            throw PostgresEngineError.cannotConnect(target: target.description, reason: Self.reason(error, target: target))
         }
         if target.tls == .prefer {
             connection = .prefer(context)
@@ -66,11 +70,14 @@ struct PostgresTLS: Sendable {
         }
     }
 
-    /// A short reason for a certificate file that could not be read.
-    private static func reason(_ error: any Error) -> String {
+    /// A short reason why TLS could not be set up with the files read. The key was read
+    /// already, so failing to load it means it is not the certificate's.
+    private static func reason(_ error: any Error, target: PostgresTarget) -> String {
         let text = "\(error)"
-        if text.contains("failedToLoadCertificate") { return "not a PEM certificate" }
-        return text
+        if text.contains("failedToLoadPrivateKey"), let key = target.clientKeyPath, let certificate = target.clientCertificatePath {
+            return "the private key \(key) does not belong to the certificate \(certificate)"
+        }
+        return "cannot set up TLS: " + text
     }
 }
 #endif

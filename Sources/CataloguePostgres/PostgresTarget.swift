@@ -15,12 +15,15 @@ import Darwin
 /// What the URL leaves out comes from the connection service it names (`?service=NAME` or
 /// `PGSERVICE`, defined in `~/.pg_service.conf` as for `psql "service=NAME"`), libpq's
 /// environment variables (`PGHOST`, `PGPORT`, `PGUSER`, `PGDATABASE`, `PGPASSWORD`,
-/// `PGSSLMODE`, `PGSSLROOTCERT`) and password file (`~/.pgpass`), then libpq's defaults: port
-/// 5432, the user this process runs as, the database named as the user.
+/// `PGSSLMODE`, `PGSSLROOTCERT`, `PGSSLCERT`, `PGSSLKEY`) and password file (`~/.pgpass`), then
+/// libpq's defaults: port 5432, the user this process runs as, the database named as the user.
 /// `?sslmode=disable|prefer|require|verify-ca|verify-full`
 /// chooses TLS as libpq does (default `prefer`: encrypted when the server offers it, the
-/// certificate not checked), and `&sslrootcert=PATH` the authority a certificate is checked
-/// against. ``description`` never shows the password.
+/// certificate not checked), `&sslrootcert=PATH` the authority a certificate is checked
+/// against, and `&sslcert=PATH&sslkey=PATH` the certificate this client proves its role with,
+/// where the server authenticates by certificate (`cert` in `pg_hba.conf`; by default
+/// `~/.postgresql/postgresql.crt` and `.key` when they exist, as in libpq).
+/// ``description`` never shows the password.
 ///
 /// ```swift
 /// let target = try PostgresTarget(url: "postgres://reader:secret@db.example:5433/catalogue")
@@ -61,6 +64,12 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// The directory of the server's Unix-domain socket, when the target is reached through it
     /// rather than TCP (``host`` is then `localhost`, as libpq names such connections).
     public var socketDirectory: String?
+    /// A PEM file with this client's certificate (`sslcert`), sent when the connection uses TLS,
+    /// for servers that authenticate roles by certificate; nil: none.
+    public var clientCertificatePath: String?
+    /// A PEM file with the private key of ``clientCertificatePath`` (`sslkey`), readable by its
+    /// owner alone, as libpq requires.
+    public var clientKeyPath: String?
 
     /// The Unix-domain socket libpq would use when neither the URL nor `PGHOST` names a host:
     /// `/var/run/postgresql` (Debian's, and most distributions'), else `/tmp` (PostgreSQL's own
@@ -77,7 +86,8 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// A target from its parts; the database defaults to the user's name, as in libpq.
     public init(
         host: String, port: Int = 5432, user: String = "postgres", password: String? = nil, database: String? = nil,
-        tls: TLSMode = .prefer, rootCertificatePath: String? = nil, socketDirectory: String? = nil
+        tls: TLSMode = .prefer, rootCertificatePath: String? = nil, socketDirectory: String? = nil,
+        clientCertificatePath: String? = nil, clientKeyPath: String? = nil
     ) {
         self.socketDirectory = socketDirectory
         self.host = host
@@ -87,6 +97,8 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         self.database = database ?? user
         self.tls = tls
         self.rootCertificatePath = rootCertificatePath
+        self.clientCertificatePath = clientCertificatePath
+        self.clientKeyPath = clientKeyPath
     }
 
     /// Whether `text` names a PostgreSQL database (`postgres://` or `postgresql://`), rather than a file.
@@ -104,7 +116,9 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// port from `PGPORT`, else 5432; the user from `PGUSER`, else the name this process runs
     /// as; the database from `PGDATABASE`, else the user's name; the password from `PGPASSWORD`,
     /// else libpq's password file (`PGPASSFILE` or `~/.pgpass`); `sslmode` from `PGSSLMODE`,
-    /// else `prefer`; `sslrootcert` from `PGSSLROOTCERT` when the mode checks certificates.
+    /// else `prefer`; `sslrootcert` from `PGSSLROOTCERT` when the mode checks certificates;
+    /// `sslcert` and `sslkey` from `PGSSLCERT` and `PGSSLKEY`, else `~/.postgresql/postgresql.crt`
+    /// (when it exists) and `~/.postgresql/postgresql.key`.
     public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard Self.isURL(text), let components = URLComponents(string: text) else {
             throw PostgresEngineError.badURL(Self.redacted(text), reason: "expected postgres://user@host:port/database")
@@ -173,6 +187,8 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         self.database = database.isEmpty ? unstated("dbname", "PGDATABASE") ?? user : database
         var tls: TLSMode?
         var rootCertificatePath: String?
+        var clientCertificatePath: String?
+        var clientKeyPath: String?
         for item in components.queryItems ?? [] {
             switch item.name {
             case "sslmode":
@@ -185,10 +201,15 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
                     throw bad("sslrootcert needs a file: sslrootcert=PATH")
                 }
                 rootCertificatePath = path
+            case "sslcert", "sslkey":
+                guard let path = item.value, !path.isEmpty else {
+                    throw bad("\(item.name) needs a file: \(item.name)=PATH")
+                }
+                if item.name == "sslcert" { clientCertificatePath = path } else { clientKeyPath = path }
             case "host", "service":
                 break  // read above
             default:
-                throw bad("unknown parameter \(item.name) (known: host, service, sslmode, sslrootcert)")
+                throw bad("unknown parameter \(item.name) (known: host, service, sslmode, sslrootcert, sslcert, sslkey)")
             }
         }
         if tls == nil, let mode = unstated("sslmode", "PGSSLMODE") {
@@ -206,6 +227,15 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         }
         self.tls = mode
         self.rootCertificatePath = rootCertificatePath
+        if mode == .disable, clientCertificatePath != nil || clientKeyPath != nil {
+            throw bad("\(clientCertificatePath != nil ? "sslcert" : "sslkey") needs TLS (with sslmode=disable no certificate is sent)")
+        }
+        let client = try PostgresClientCertificate.paths(
+            certificate: clientCertificatePath ?? unstated("sslcert", "PGSSLCERT"),
+            key: clientKeyPath ?? unstated("sslkey", "PGSSLKEY"),
+            usesTLS: mode != .disable && socketDirectory == nil, environment: environment, bad: bad)
+        self.clientCertificatePath = client?.certificate
+        self.clientKeyPath = client?.key
         self.password = components.password.map { $0.removingPercentEncoding ?? $0 } ?? service["password"] ?? environment["PGPASSWORD"]
             ?? PostgresPasswordFile.password(
                 hosts: socketDirectory.map { ["localhost", $0] } ?? [host], port: port, database: self.database, user: user,

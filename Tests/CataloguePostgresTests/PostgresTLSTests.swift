@@ -78,7 +78,7 @@ struct PostgresTLSTests {
         }
     }
 
-    @Test("A certificate file that is missing or not PEM is one line; no connection is tried")
+    @Test("A certificate file that is missing, not PEM or a FIFO is one line")
     func badRootCertificate() async throws {
         try await onOwnThread {
             let server = try Self.tlsServer.get()
@@ -88,6 +88,12 @@ struct PostgresTLSTests {
             let log = server.logFile.path
             let notPEM = try Self.connect(server, query: "?sslmode=verify-ca&sslrootcert=\(log)")
             #expect(notPEM?.hasSuffix("cannot read sslrootcert \(log): not a PEM certificate") == true, "\(notPEM ?? "connected")")
+            // A FIFO is not waited on.
+            let fifo = server.directory.appendingPathComponent("fifo-\(UUID().uuidString).crt").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            defer { unlink(fifo) }
+            let pipe = try Self.connect(server, query: "?sslmode=verify-ca&sslrootcert=\(fifo)")
+            #expect(pipe?.hasSuffix("cannot read sslrootcert \(fifo): not a regular file") == true, "\(pipe ?? "connected")")
         }
     }
 

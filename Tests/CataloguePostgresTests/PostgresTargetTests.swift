@@ -18,9 +18,10 @@ struct PostgresTargetTests {
         String(cString: getpwuid(geteuid())!.pointee.pw_name)
     }
 
-    /// An environment without a password file (`PGPASSFILE` naming none) plus `variables`.
+    /// An environment without a password file (`PGPASSFILE` naming none) or a home directory
+    /// (no `~/.postgresql/postgresql.crt`) plus `variables`.
     static func environment(_ variables: [String: String] = [:]) -> [String: String] {
-        ["PGPASSFILE": "/nonexistent/pgpass"].merging(variables) { $1 }
+        ["PGPASSFILE": "/nonexistent/pgpass", "HOME": "/nonexistent/home"].merging(variables) { $1 }
     }
 
     @Test("Defaults, as libpq's: the user this process runs as, port 5432, the database named as the user, TLS preferred")
@@ -223,7 +224,7 @@ struct PostgresTargetTests {
         let files = try ServiceFiles(user: [
             "[catalogue]",
             "host=db.example",
-            "sslcert=/home/me/client.pem",
+            "target_session_attrs=read-write",
             "[typo",
             "[noequals]",
             "host db.example",
@@ -233,7 +234,8 @@ struct PostgresTargetTests {
         defer { files.remove() }
         let user = files.directory + "/.pg_service.conf"
         let cases: [(url: String, reason: String)] = [
-            ("postgres://?service=catalogue", "\(user), line 3: the setting sslcert is not supported (supported: dbname, host, password, port, sslmode, sslrootcert, user)"),
+            ("postgres://?service=catalogue", "\(user), line 3: the setting target_session_attrs is not supported "
+                + "(supported: dbname, host, password, port, sslcert, sslkey, sslmode, sslrootcert, user)"),
             ("postgres://?service=nope", "\(user), line 4: a section is [NAME], not [typo"),
             ("postgres://?service=", "service needs a name: service=NAME"),
         ]
@@ -259,6 +261,44 @@ struct PostgresTargetTests {
         #expect(try PostgresTarget(url: "postgres://?service=ok", environment: clean.environment).host == "db")
     }
 
+    @Test("A client certificate: sslcert and sslkey from the URL, the service or PGSSLCERT and PGSSLKEY, else ~/.postgresql's when there")
+    func clientCertificate() throws {
+        let files = try ServiceFiles(user: ["[certified]", "host=db.example", "sslcert=/etc/team/client.crt", "sslkey=/etc/team/client.key"])
+        defer { files.remove() }
+        func paths(_ url: String, _ variables: [String: String] = [:]) throws -> [String?] {
+            let target = try PostgresTarget(url: url, environment: files.environment.merging(variables) { $1 })
+            return [target.clientCertificatePath, target.clientKeyPath]
+        }
+        let environment = ["PGSSLCERT": "/env/client.crt", "PGSSLKEY": "/env/client.key"]
+        #expect(try paths("postgres://db.example") == [nil, nil])
+        #expect(try paths("postgres://db.example?sslcert=url.crt&sslkey=url.key", environment) == ["url.crt", "url.key"])
+        #expect(try paths("postgres://db.example", environment) == ["/env/client.crt", "/env/client.key"])
+        #expect(try paths("postgres://?service=certified", environment) == ["/etc/team/client.crt", "/etc/team/client.key"])
+        #expect(try paths("postgres://?service=certified&sslkey=url.key") == ["/etc/team/client.crt", "url.key"])
+        // Without TLS no certificate is sent: the environment's and the service's are not used.
+        #expect(try paths("postgres://db.example?sslmode=disable", environment) == [nil, nil])
+        #expect(try paths("postgres://?service=certified&sslmode=disable") == [nil, nil])
+
+        // libpq's defaults: ~/.postgresql/postgresql.crt when it exists, with postgresql.key.
+        let home = files.directory + "/home"
+        try FileManager.default.createDirectory(atPath: home + "/.postgresql", withIntermediateDirectories: true)
+        #expect(try paths("postgres://db.example", ["HOME": home]) == [nil, nil])
+        #expect(try paths("postgres://db.example?sslcert=url.crt", ["HOME": home]) == ["url.crt", home + "/.postgresql/postgresql.key"])
+        try "not checked until a connection\n".write(toFile: home + "/.postgresql/postgresql.crt", atomically: false, encoding: .utf8)
+        #expect(try paths("postgres://db.example", ["HOME": home])
+            == [home + "/.postgresql/postgresql.crt", home + "/.postgresql/postgresql.key"])
+        #expect(try paths("postgres://db.example?sslkey=url.key", ["HOME": home]) == [home + "/.postgresql/postgresql.crt", "url.key"])
+        #expect(try paths("postgres://db.example", ["HOME": home, "PGSSLCERT": "/env/client.crt"])
+            == ["/env/client.crt", home + "/.postgresql/postgresql.key"])
+        #expect(try paths("postgres://db.example?sslmode=disable", ["HOME": home]) == [nil, nil])
+        // Nor over a Unix-domain socket, which libpq never encrypts.
+        #expect(try paths("postgres:///catalogue?host=/var/run/postgresql", ["HOME": home]) == [nil, nil])
+        #expect(try paths("postgres:///catalogue?host=/var/run/postgresql", environment) == [nil, nil])
+        // Not in the description.
+        #expect(try PostgresTarget(url: "postgres://app@db.example/c?sslcert=url.crt&sslkey=url.key", environment: files.environment)
+            .description == "postgres://app@db.example:5432/c")
+    }
+
     @Test("sslmode takes libpq's five modes; sslrootcert a file, with a mode that checks certificates", arguments: [
         ("?sslmode=disable", PostgresTarget.TLSMode.disable, nil as String?),
         ("?sslmode=prefer", .prefer, nil),
@@ -274,12 +314,17 @@ struct PostgresTargetTests {
         #expect(target.description == "postgres://app@db:5433/catalogue")
     }
 
-    @Test("A bad sslmode or sslrootcert is one line naming what is allowed, the password hidden", arguments: [
+    @Test("A bad sslmode, sslrootcert, sslcert or sslkey is one line naming what is allowed, the password hidden", arguments: [
         ("?sslmode=verify", "sslmode must be one of disable, prefer, require, verify-ca, verify-full, not verify"),
         ("?sslrootcert=", "sslrootcert needs a file: sslrootcert=PATH"),
         ("?sslrootcert=ca.pem", "sslrootcert needs sslmode=require, verify-ca or verify-full (with prefer no certificate is checked)"),
         ("?sslmode=disable&sslrootcert=ca.pem", "sslrootcert needs sslmode=require, verify-ca or verify-full (with disable no certificate is checked)"),
-        ("?sslcert=client.pem", "unknown parameter sslcert (known: host, service, sslmode, sslrootcert)"),
+        ("?sslcert=", "sslcert needs a file: sslcert=PATH"),
+        ("?sslcert=client.crt&sslkey=", "sslkey needs a file: sslkey=PATH"),
+        ("?sslkey=client.key", "sslkey needs sslcert=PATH, the certificate the key belongs to"),
+        ("?sslmode=disable&sslcert=client.crt", "sslcert needs TLS (with sslmode=disable no certificate is sent)"),
+        ("?sslmode=disable&sslkey=client.key", "sslkey needs TLS (with sslmode=disable no certificate is sent)"),
+        ("?gssencmode=disable", "unknown parameter gssencmode (known: host, service, sslmode, sslrootcert, sslcert, sslkey)"),
     ])
     func badTLSParameters(query: String, reason: String) {
         let url = "postgres://app:secret@db:5433/catalogue" + query

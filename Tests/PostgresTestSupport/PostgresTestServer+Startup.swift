@@ -55,18 +55,14 @@ extension PostgresTestServer {
     }
 
     /// Makes a self-signed certificate for `localhost` with `openssl` (its copy for clients is
-    /// ``PostgresTestServer/certificatePath``) and turns TLS on with it.
+    /// ``PostgresTestServer/certificatePath``) and turns TLS on with it; trusts an authority for
+    /// client certificates (``trustClientAuthority(directory:user:)``).
     static func offerTLS(directory: URL, user: ServerUser?) throws {
         let data = directory.appendingPathComponent("data")
         let certificate = data.appendingPathComponent("server.crt")
         let key = data.appendingPathComponent("server.key")
-        let result = try Subprocess.run(
-            "/usr/bin/openssl",
-            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
-             "-addext", "subjectAltName=DNS:localhost", "-keyout", key.path, "-out", certificate.path])
-        guard result.status == 0 else {
-            throw PostgresTestServerError.commandFailed(command: "openssl req", status: result.status, output: result.errorOutput + result.output)
-        }
+        try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                     "-addext", "subjectAltName=DNS:localhost", "-keyout", key.path, "-out", certificate.path])
         // The server refuses a key others can read; the client's copy sits outside its directory.
         chmod(key.path, 0o600)
         for file in [certificate, key] {
@@ -82,6 +78,7 @@ extension PostgresTestServer {
 
             """
         try write(settings, to: data.appendingPathComponent("postgresql.conf"), owner: user, append: true)
+        try trustClientAuthority(directory: directory, user: user)
     }
 
     static func write(_ text: String, to file: URL, owner user: ServerUser?, append: Bool) throws {

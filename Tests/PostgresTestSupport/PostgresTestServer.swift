@@ -96,7 +96,8 @@ public final class PostgresTestServer: Sendable {
     /// Starts a server of its own (most tests use ``shared()``). Its watchdog stops and removes
     /// it once process `owner` (this one by default) has exited. `tls`: the server offers TLS
     /// with a self-signed certificate for `localhost` (``certificatePath``), as Debian's
-    /// PostgreSQL does with its own.
+    /// PostgreSQL does with its own, and logs ``certificateRole`` in by client certificate
+    /// (``makeClientCertificate(commonName:in:name:trusted:)``).
     public static func start(owner: pid_t = getpid(), tls: Bool = false) throws -> PostgresTestServer {
         guard case .available(let binaries) = PostgresBinaries.locate() else {
             throw PostgresTestServerError.notInstalled(skipReason ?? PostgresBinaries.installCommand)
@@ -121,6 +122,7 @@ public final class PostgresTestServer: Sendable {
                     let server = PostgresTestServer(
                         port: port, directory: directory, binaries: binaries, user: user, watchdog: watchdog, postmaster: postmaster)
                     try server.createTemplate()
+                    if tls { try server.psql("CREATE ROLE \(certificateRole) LOGIN") }
                     return server
                 } catch PostgresTestServerError.commandFailed(let command, let status, let output) where output.contains("already in use") {
                     lastError = PostgresTestServerError.commandFailed(command: command, status: status, output: output)

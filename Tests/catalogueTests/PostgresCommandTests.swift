@@ -303,7 +303,7 @@ struct PostgresCommandTests {
         }
     }
 
-    @Test("A server with TLS and a self-signed certificate, as Debian's: found by default; verify-full says why not in one line", .requiresPostgres)
+    @Test("A server with TLS and a self-signed certificate, as Debian's: found by default; verify-full says why not in one line; a client certificate from ~/.postgresql or PGSSLCERT", .requiresPostgres)
     func selfSignedServer() async throws {
         try await onOwnThread {
             let server = try PostgresTestServer.start(tls: true)
@@ -319,6 +319,29 @@ struct PostgresCommandTests {
             #expect(verified.standardError.hasPrefix("catalogue: error: cannot connect to postgres://postgres@127.0.0.1:\(server.port)/"))
             #expect(verified.standardError.hasSuffix(": the server's certificate is not signed by a trusted authority "
                 + "(give the authority's certificate with sslrootcert=PATH, or use sslmode=require, which does not check it)\n"))
+
+            // A role the server logs in by client certificate: libpq's files in ~/.postgresql,
+            // else PGSSLCERT and PGSSLKEY, as psql finds them.
+            let role = PostgresTestServer.certificateRole
+            let owned = try server.createDatabase(prefix: "cli_cert")
+            try server.psql("ALTER DATABASE :\"database\" OWNER TO :\"role\"", variables: ["database": owned.name, "role": role])
+            let certified = server.url(database: owned.name, user: role)
+            let refused = try runner.run(["search", "bog", "--db", certified])
+            #expect(refused.status == 1)
+            #expect(refused.standardError == "catalogue: error: cannot connect to \(certified): connection requires a valid client certificate\n")
+            let defaults = runner.directory.appendingPathComponent(".postgresql")
+            try FileManager.default.createDirectory(at: defaults, withIntermediateDirectories: false)
+            _ = try server.makeClientCertificate(commonName: role, in: defaults, name: "postgresql")
+            let byDefault = try runner.run(["search", "bog", "--scope", "capital", "--format", "json", "--db", certified])
+            #expect(byDefault.status == 0, "\(byDefault.standardError)")
+            #expect(try byDefault.jsonNames() == ["Colombia"])
+            let elsewhere = runner.directory.appendingPathComponent("client")
+            try FileManager.default.moveItem(at: defaults, to: elsewhere)
+            let fromEnvironment = try runner.run(
+                ["search", "bog", "--scope", "capital", "--format", "json", "--db", certified],
+                environment: ["PGSSLCERT": elsewhere.path + "/postgresql.crt", "PGSSLKEY": elsewhere.path + "/postgresql.key"])
+            #expect(fromEnvironment.status == 0, "\(fromEnvironment.standardError)")
+            #expect(try fromEnvironment.jsonNames() == ["Colombia"])
         }
     }
     #else
