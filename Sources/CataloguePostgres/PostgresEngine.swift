@@ -49,7 +49,11 @@ public final class PostgresEngine: CatalogueEngine {
 
     /// Connects to `target`, checks the server, migrates and seeds the database, and starts the
     /// pool. Throws ``PostgresEngineError`` (one line naming the server) or ``MigrationError``.
+    /// The target's ``PostgresTarget/connectTimeout`` (the URL's `connect_timeout`), when it
+    /// has one, replaces the options'.
     public init(target: PostgresTarget, options: Options = Options()) throws {
+        var options = options
+        if let timeout = target.connectTimeout { options.connectTimeout = timeout }
         self.target = target
         var logger = Logger(label: "catalogue.postgres")
         logger.logLevel = .critical
@@ -147,10 +151,20 @@ public final class PostgresEngine: CatalogueEngine {
                 try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger)
             }
         } catch PostgresEngineError.timedOut {
-            throw PostgresEngineError.cannotConnect(target: target.description, reason: "timed out")
+            throw timedOut(target, context: context)
         } catch {
-            throw PostgresEngineError.describing(error, target: target.description, connecting: true)
+            let described = PostgresEngineError.describing(error, target: target.description, connecting: true)
+            if case .cannotConnect(_, "timed out")? = described as? PostgresEngineError { throw timedOut(target, context: context) }
+            throw described
         }
+    }
+
+    /// A connection that took longer than the connect timeout: how long, and how to wait longer.
+    private static func timedOut(_ target: PostgresTarget, context: PostgresEngineContext) -> PostgresEngineError {
+        let seconds = context.options.connectTimeout.components.seconds
+        return PostgresEngineError.cannotConnect(
+            target: target.description,
+            reason: "timed out after \(seconds) s (to wait longer: connect_timeout=SECONDS in the URL, or PGCONNECT_TIMEOUT)")
     }
 
     static func close(_ connection: PostgresConnection) {

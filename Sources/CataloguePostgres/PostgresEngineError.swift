@@ -83,7 +83,10 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
                 return "no server socket there (is the server running, and is that its socket directory?)"
             }
             if let tls = tlsReason(underlying) { return tls }
-            if underlying.contains("connectTimeout") || underlying.contains("timed out") { return "timed out" }
+            // NIO's ChannelError.connectTimeout reads "Connect timeout (1 s)".
+            if underlying.contains("connectTimeout") || underlying.contains("Connect timeout") || underlying.contains("timed out") {
+                return "timed out"
+            }
             if underlying.lowercased().contains("resolve") || underlying.contains("NXDOMAIN") { return "unknown host" }
             if error.code == .serverClosedConnection || error.code == .uncleanShutdown { return "the server closed the connection" }
             return underlying.isEmpty ? "\(error.code)" : underlying

@@ -15,10 +15,10 @@ import Darwin
 /// does not define is looked for in the system's (`PGSYSCONFDIR/pg_service.conf`, else
 /// Debian's `/etc/postgresql-common/pg_service.conf`). Each file holds `[NAME]` sections of
 /// `key=value` lines; lines starting with `#` are comments. The settings used are `host`,
-/// `port`, `dbname`, `user`, `password`, `sslmode`, `sslrootcert`, `sslcert` and `sslkey`;
-/// libpq's settings that change nothing here (`application_name`, `connect_timeout`,
-/// `client_encoding`, the `keepalives` ones) are skipped; any other is an error naming the
-/// file, line and setting.
+/// `port`, `dbname`, `user`, `password`, `sslmode`, `sslrootcert`, `sslcert`, `sslkey`,
+/// `connect_timeout`, `application_name` and `fallback_application_name`; libpq's settings
+/// that change nothing here (`client_encoding`, the `keepalives` ones) are skipped; any other
+/// is an error naming the file, line and setting.
 ///
 /// ```swift
 /// // ~/.pg_service.conf:
@@ -32,12 +32,10 @@ enum PostgresServiceFile {
     /// The settings a service may give, as libpq names them.
     static let usedSettings: Set<String> = [
         "host", "port", "dbname", "user", "password", "sslmode", "sslrootcert", "sslcert", "sslkey",
+        "connect_timeout", "application_name", "fallback_application_name",
     ]
     /// libpq's settings that change nothing for this engine, skipped.
-    static let skippedSettings: Set<String> = [
-        "application_name", "fallback_application_name", "connect_timeout", "client_encoding",
-        "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
-    ]
+    static var skippedSettings: Set<String> { PostgresTarget.unusedParameters }
     /// Files larger than this are not service files (libpq reads lines of up to 255 bytes).
     static let maximumSize = 1 << 20
 

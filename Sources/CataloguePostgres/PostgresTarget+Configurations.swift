@@ -11,20 +11,29 @@ import PostgresNIO
 extension PostgresTarget {
     /// A single connection's configuration.
     func connectionConfiguration(tls: PostgresConnection.Configuration.TLS) -> PostgresConnection.Configuration {
-        if let socketPath {
-            return PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+        var configuration = if let socketPath {
+            PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+        } else {
+            PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
         }
-        return PostgresConnection.Configuration(
-            host: host, port: port, username: user, password: password, database: database, tls: tls)
+        configuration.options.additionalStartupParameters = startupParameters
+        return configuration
     }
 
     /// The connection pool's configuration.
     func clientConfiguration(tls: PostgresClient.Configuration.TLS) -> PostgresClient.Configuration {
-        if let socketPath {
-            return PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+        var configuration = if let socketPath {
+            PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+        } else {
+            PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
         }
-        return PostgresClient.Configuration(
-            host: host, port: port, username: user, password: password, database: database, tls: tls)
+        configuration.options.additionalStartupParameters = startupParameters
+        return configuration
+    }
+
+    /// What every connection tells the server when it starts: the application name.
+    private var startupParameters: [(String, String)] {
+        [("application_name", applicationName)]
     }
 }
 #endif

@@ -23,6 +23,9 @@ import Darwin
 /// against, and `&sslcert=PATH&sslkey=PATH` the certificate this client proves its role with,
 /// where the server authenticates by certificate (`cert` in `pg_hba.conf`; by default
 /// `~/.postgresql/postgresql.crt` and `.key` when they exist, as in libpq).
+/// `&connect_timeout=SECONDS` limits the wait for the server and `&application_name=NAME` names
+/// the client in `pg_stat_activity` ("catalogue" by default); `client_encoding` and the
+/// `keepalives` settings are accepted and change nothing (the connection is always UTF-8).
 /// ``description`` never shows the password.
 ///
 /// ```swift
@@ -70,6 +73,24 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// A PEM file with the private key of ``clientCertificatePath`` (`sslkey`), readable by its
     /// owner alone, as libpq requires.
     public var clientKeyPath: String?
+    /// How long connecting may take (`connect_timeout`); nil: the engine's
+    /// ``PostgresEngine/Options/connectTimeout``.
+    public var connectTimeout: Duration?
+    /// The name the server shows for this client (`application_name`, in `pg_stat_activity`
+    /// and the server's log).
+    public var applicationName: String
+
+    /// The application name when the URL, the service and `PGAPPNAME` give none.
+    public static let defaultApplicationName = "catalogue"
+    /// The URL parameters a target reads (`host` and the rest of ``init(url:environment:)``).
+    static let parameters = [
+        "host", "service", "sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout",
+        "application_name", "fallback_application_name",
+    ]
+    /// libpq's parameters that change nothing here, accepted and not used.
+    static let unusedParameters: Set<String> = [
+        "client_encoding", "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
+    ]
 
     /// The Unix-domain socket libpq would use when neither the URL nor `PGHOST` names a host:
     /// `/var/run/postgresql` (Debian's, and most distributions'), else `/tmp` (PostgreSQL's own
@@ -87,7 +108,8 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     public init(
         host: String, port: Int = 5432, user: String = "postgres", password: String? = nil, database: String? = nil,
         tls: TLSMode = .prefer, rootCertificatePath: String? = nil, socketDirectory: String? = nil,
-        clientCertificatePath: String? = nil, clientKeyPath: String? = nil
+        clientCertificatePath: String? = nil, clientKeyPath: String? = nil, connectTimeout: Duration? = nil,
+        applicationName: String = PostgresTarget.defaultApplicationName
     ) {
         self.socketDirectory = socketDirectory
         self.host = host
@@ -99,6 +121,8 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         self.rootCertificatePath = rootCertificatePath
         self.clientCertificatePath = clientCertificatePath
         self.clientKeyPath = clientKeyPath
+        self.connectTimeout = connectTimeout
+        self.applicationName = applicationName
     }
 
     /// Whether `text` names a PostgreSQL database (`postgres://` or `postgresql://`), rather than a file.
@@ -118,7 +142,9 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// else libpq's password file (`PGPASSFILE` or `~/.pgpass`); `sslmode` from `PGSSLMODE`,
     /// else `prefer`; `sslrootcert` from `PGSSLROOTCERT` when the mode checks certificates;
     /// `sslcert` and `sslkey` from `PGSSLCERT` and `PGSSLKEY`, else `~/.postgresql/postgresql.crt`
-    /// (when it exists) and `~/.postgresql/postgresql.key`.
+    /// (when it exists) and `~/.postgresql/postgresql.key`; `connect_timeout` from
+    /// `PGCONNECT_TIMEOUT`; `application_name` from `PGAPPNAME`, else `fallback_application_name`,
+    /// else "catalogue".
     public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard Self.isURL(text), let components = URLComponents(string: text) else {
             throw PostgresEngineError.badURL(Self.redacted(text), reason: "expected postgres://user@host:port/database")
@@ -189,6 +215,7 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         var rootCertificatePath: String?
         var clientCertificatePath: String?
         var clientKeyPath: String?
+        var stated: [String: String] = [:]
         for item in components.queryItems ?? [] {
             switch item.name {
             case "sslmode":
@@ -206,10 +233,14 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
                     throw bad("\(item.name) needs a file: \(item.name)=PATH")
                 }
                 if item.name == "sslcert" { clientCertificatePath = path } else { clientKeyPath = path }
+            case "connect_timeout", "application_name", "fallback_application_name":
+                stated[item.name] = item.value ?? ""
             case "host", "service":
                 break  // read above
+            case _ where Self.unusedParameters.contains(item.name):
+                break
             default:
-                throw bad("unknown parameter \(item.name) (known: host, service, sslmode, sslrootcert, sslcert, sslkey)")
+                throw bad("unknown parameter \(item.name) (known: \(Self.parameters.joined(separator: ", ")))")
             }
         }
         if tls == nil, let mode = unstated("sslmode", "PGSSLMODE") {
@@ -236,6 +267,20 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
             usesTLS: mode != .disable && socketDirectory == nil, environment: environment, bad: bad)
         self.clientCertificatePath = client?.certificate
         self.clientKeyPath = client?.key
+        if let text = stated["connect_timeout"] ?? unstated("connect_timeout", "PGCONNECT_TIMEOUT") {
+            guard let seconds = Int(text), (1...86_400).contains(seconds) else {
+                let origin = stated["connect_timeout"] != nil ? "connect_timeout"
+                    : service["connect_timeout"] != nil ? "the service's connect_timeout" : "PGCONNECT_TIMEOUT"
+                throw bad("\(origin) must be whole seconds from 1 to 86400, not \(text.isEmpty ? "empty" : text)")
+            }
+            self.connectTimeout = .seconds(seconds)
+        } else {
+            self.connectTimeout = nil
+        }
+        func nonEmpty(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
+        self.applicationName = nonEmpty(stated["application_name"]) ?? unstated("application_name", "PGAPPNAME")
+            ?? nonEmpty(stated["fallback_application_name"]) ?? nonEmpty(service["fallback_application_name"])
+            ?? Self.defaultApplicationName
         self.password = components.password.map { $0.removingPercentEncoding ?? $0 } ?? service["password"] ?? environment["PGPASSWORD"]
             ?? PostgresPasswordFile.password(
                 hosts: socketDirectory.map { ["localhost", $0] } ?? [host], port: port, database: self.database, user: user,

@@ -43,6 +43,52 @@ struct PostgresEngineTests {
         #expect(names == Array(repeating: ["Côte d'Ivoire"], count: 16))
     }
 
+    @Test("The server sees each connection as catalogue, or as the URL's application_name")
+    func applicationName() async throws {
+        for (query, expected) in [("", "catalogue"), ("?application_name=team-reports", "team-reports")] {
+            let owned = try await offThread { try database() }
+            let catalogue = try await offThread { try Catalogue.connect(to: owned.url + query) }
+            _ = try await catalogue.fetch(CatalogueSearch.countries(matching: "bog", scope: .capital))
+            let names = try await offThread {
+                try owned.server.psql(
+                    "SELECT string_agg(DISTINCT application_name, ',') FROM pg_stat_activity WHERE datname = :'name'",
+                    variables: ["name": owned.name])
+            }
+            #expect(names.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(query)")
+        }
+    }
+
+    @Test("connect_timeout bounds the wait for a server that accepts the connection and never answers")
+    func connectTimeout() async throws {
+        // A socket that listens and never accepts: the kernel completes the TCP handshake, and
+        // the startup message is never answered.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        try #require(listening)
+        let url = "postgres://app@127.0.0.1:\(UInt16(bigEndian: address.sin_port))/catalogue?sslmode=disable&connect_timeout=1"
+        let message = try await offThread { () -> String? in
+            do {
+                _ = try Catalogue.connect(to: url)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        // Not the default 10 s.
+        #expect(message == "cannot connect to postgres://app@127.0.0.1:\(UInt16(bigEndian: address.sin_port))/catalogue: "
+            + "timed out after 1 s (to wait longer: connect_timeout=SECONDS in the URL, or PGCONNECT_TIMEOUT)")
+    }
+
     @Test("Migrated and seeded once: a second connection finds the same rows; a deleted seed row does not come back")
     func seedOnce() throws {
         let database = try database()

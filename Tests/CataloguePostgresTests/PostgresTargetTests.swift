@@ -199,7 +199,7 @@ struct PostgresTargetTests {
         let environment = files.environment.merging(["PGHOST": "env.example", "PGPORT": "7000", "PGUSER": "env_user"]) { $1 }
         let expected = PostgresTarget(
             host: "db.example", port: 5433, user: "reader", password: "s3cret", database: "catalogue",
-            tls: .verifyFull, rootCertificatePath: "/etc/team-ca.pem")
+            tls: .verifyFull, rootCertificatePath: "/etc/team-ca.pem", applicationName: "psql")
         #expect(try PostgresTarget(url: "postgres://?service=catalogue", environment: environment) == expected)
         #expect(try PostgresTarget(url: "postgres:///", environment: environment.merging(["PGSERVICE": "catalogue"]) { $1 }) == expected)
         // What the URL says wins; the URL's service beats PGSERVICE.
@@ -208,7 +208,7 @@ struct PostgresTargetTests {
             environment: environment.merging(["PGSERVICE": "other"]) { $1 })
         #expect(stated == PostgresTarget(
             host: "db2.example", port: 5433, user: "app", password: "s3cret", database: "other_db",
-            tls: .require, rootCertificatePath: "/etc/team-ca.pem"))
+            tls: .require, rootCertificatePath: "/etc/team-ca.pem", applicationName: "psql"))
         // A service that leaves things out: the environment, then the defaults.
         let other = try PostgresTarget(url: "postgres://?service=other", environment: environment)
         #expect(other == PostgresTarget(host: "other.example", port: 7000, user: "env_user", database: "env_user"))
@@ -235,7 +235,8 @@ struct PostgresTargetTests {
         let user = files.directory + "/.pg_service.conf"
         let cases: [(url: String, reason: String)] = [
             ("postgres://?service=catalogue", "\(user), line 3: the setting target_session_attrs is not supported "
-                + "(supported: dbname, host, password, port, sslcert, sslkey, sslmode, sslrootcert, user)"),
+                + "(supported: application_name, connect_timeout, dbname, fallback_application_name, host, password, port, "
+                + "sslcert, sslkey, sslmode, sslrootcert, user)"),
             ("postgres://?service=nope", "\(user), line 4: a section is [NAME], not [typo"),
             ("postgres://?service=", "service needs a name: service=NAME"),
         ]
@@ -299,6 +300,44 @@ struct PostgresTargetTests {
             .description == "postgres://app@db.example:5432/c")
     }
 
+    @Test("connect_timeout and application_name from the URL, the service, PGCONNECT_TIMEOUT or PGAPPNAME; client_encoding and keepalives accepted")
+    func timeoutAndName() throws {
+        let files = try ServiceFiles(user: [
+            "[named]", "host=db.example", "connect_timeout=7", "application_name=team-app",
+            "[fallback]", "host=db.example", "fallback_application_name=team-fallback",
+            "[slow]", "host=db.example", "connect_timeout=soon",
+        ])
+        defer { files.remove() }
+        func target(_ url: String, _ variables: [String: String] = [:]) throws -> PostgresTarget {
+            try PostgresTarget(url: url, environment: files.environment.merging(variables) { $1 })
+        }
+        let plain = try target("postgres://db.example")
+        #expect(plain.connectTimeout == nil && plain.applicationName == "catalogue")
+        let stated = try target("postgres://db.example?connect_timeout=3&application_name=reports&client_encoding=UTF8&keepalives=1")
+        #expect(stated.connectTimeout == .seconds(3) && stated.applicationName == "reports")
+        let environment = ["PGCONNECT_TIMEOUT": "5", "PGAPPNAME": "from-env"]
+        let fromEnvironment = try target("postgres://db.example", environment)
+        #expect(fromEnvironment.connectTimeout == .seconds(5) && fromEnvironment.applicationName == "from-env")
+        let fromService = try target("postgres://?service=named", environment)
+        #expect(fromService.connectTimeout == .seconds(7) && fromService.applicationName == "team-app")
+        // A fallback name serves only when no application name is given anywhere.
+        #expect(try target("postgres://?service=fallback").applicationName == "team-fallback")
+        #expect(try target("postgres://?service=fallback", environment).applicationName == "from-env")
+        #expect(try target("postgres://db.example?fallback_application_name=url-fallback").applicationName == "url-fallback")
+        #expect(try target("postgres://db.example?application_name=&fallback_application_name=url-fallback").applicationName == "url-fallback")
+        // Bad timeouts, each naming where it came from.
+        let cases: [(url: String, variables: [String: String], reason: String)] = [
+            ("postgres://db.example?connect_timeout=0", [:], "connect_timeout must be whole seconds from 1 to 86400, not 0"),
+            ("postgres://db.example?connect_timeout=2.5", [:], "connect_timeout must be whole seconds from 1 to 86400, not 2.5"),
+            ("postgres://db.example?connect_timeout=", [:], "connect_timeout must be whole seconds from 1 to 86400, not empty"),
+            ("postgres://db.example", ["PGCONNECT_TIMEOUT": "-1"], "PGCONNECT_TIMEOUT must be whole seconds from 1 to 86400, not -1"),
+            ("postgres://?service=slow", [:], "the service's connect_timeout must be whole seconds from 1 to 86400, not soon"),
+        ]
+        for (url, variables, reason) in cases {
+            #expect(throws: PostgresEngineError.badURL(url, reason: reason)) { try target(url, variables) }
+        }
+    }
+
     @Test("sslmode takes libpq's five modes; sslrootcert a file, with a mode that checks certificates", arguments: [
         ("?sslmode=disable", PostgresTarget.TLSMode.disable, nil as String?),
         ("?sslmode=prefer", .prefer, nil),
@@ -324,7 +363,8 @@ struct PostgresTargetTests {
         ("?sslkey=client.key", "sslkey needs sslcert=PATH, the certificate the key belongs to"),
         ("?sslmode=disable&sslcert=client.crt", "sslcert needs TLS (with sslmode=disable no certificate is sent)"),
         ("?sslmode=disable&sslkey=client.key", "sslkey needs TLS (with sslmode=disable no certificate is sent)"),
-        ("?gssencmode=disable", "unknown parameter gssencmode (known: host, service, sslmode, sslrootcert, sslcert, sslkey)"),
+        ("?gssencmode=disable", "unknown parameter gssencmode (known: host, service, sslmode, sslrootcert, sslcert, sslkey, "
+            + "connect_timeout, application_name, fallback_application_name)"),
     ])
     func badTLSParameters(query: String, reason: String) {
         let url = "postgres://app:secret@db:5433/catalogue" + query

@@ -98,7 +98,7 @@ struct ChangesControllerTests {
             return stream
         }
         // The test framework shut the server down gracefully: the open stream was ended.
-        #expect(await stream.waitForClose(timeout: .seconds(5)))
+        #expect(await stream.waitForClose(timeout: .seconds(30)))
     }
 
     @Test("The broadcaster forgets a stream once it ends")
