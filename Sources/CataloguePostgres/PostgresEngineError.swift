@@ -87,7 +87,9 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
             if underlying.contains("connectTimeout") || underlying.contains("Connect timeout") || underlying.contains("timed out") {
                 return "timed out"
             }
-            if underlying.lowercased().contains("resolve") || underlying.contains("NXDOMAIN") { return "unknown host" }
+            if underlying.lowercased().contains("resolve") || underlying.contains("NXDOMAIN") || underlying.contains("UnknownHost") {
+                return "unknown host (its name could not be resolved)"
+            }
             if error.code == .serverClosedConnection || error.code == .uncleanShutdown { return "the server closed the connection" }
             return underlying.isEmpty ? "\(error.code)" : underlying
         default:

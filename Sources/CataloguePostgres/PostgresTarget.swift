@@ -146,11 +146,16 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// `PGCONNECT_TIMEOUT`; `application_name` from `PGAPPNAME`, else `fallback_application_name`,
     /// else "catalogue".
     public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        guard Self.isURL(text), let components = URLComponents(string: text) else {
-            throw PostgresEngineError.badURL(Self.redacted(text), reason: "expected postgres://user@host:port/database")
-        }
         func bad(_ reason: String) -> PostgresEngineError {
             PostgresEngineError.badURL(Self.redacted(text), reason: reason)
+        }
+        // libpq's list of hosts to try in turn (postgres://a:5432,b:5433/db), which
+        // URLComponents cannot read: said as such, not as a malformed URL.
+        if Self.isURL(text), let hosts = Self.authorityHosts(of: text), hosts.contains(",") {
+            throw bad(Self.severalHosts(hosts))
+        }
+        guard Self.isURL(text), let components = URLComponents(string: text) else {
+            throw bad("expected postgres://user@host:port/database")
         }
         func fromEnvironment(_ name: String) -> String? {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }
@@ -180,6 +185,9 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         // A host, or a directory (starting with /) holding the server's Unix-domain socket; with
         // none anywhere, libpq's default socket.
         let named = hostParameter ?? components.host.flatMap({ $0.isEmpty ? nil : $0 }) ?? unstated("host", "PGHOST")
+        if let named, named.contains(",") {
+            throw bad(Self.severalHosts(named))
+        }
         let host: String
         if let named, !named.hasPrefix("/") {
             host = named
@@ -285,6 +293,19 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
             ?? PostgresPasswordFile.password(
                 hosts: socketDirectory.map { ["localhost", $0] } ?? [host], port: port, database: self.database, user: user,
                 environment: environment)
+    }
+
+    /// The hosts part of a URL's authority (after any `user:password@`), as written.
+    private static func authorityHosts(of text: String) -> Substring? {
+        guard let scheme = text.range(of: "://") else { return nil }
+        let rest = text[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+    }
+
+    /// Why a list of hosts is refused.
+    private static func severalHosts(_ hosts: some StringProtocol) -> String {
+        "several hosts (\(hosts)) are not supported: name one (catalogue does not fail over from one server to another)"
     }
 
     /// libpq's `sslmode` values, for messages.

@@ -338,6 +338,25 @@ struct PostgresTargetTests {
         }
     }
 
+    @Test("Several hosts, in the URL, its host parameter or PGHOST, are one line saying that only one is supported")
+    func severalHosts() {
+        let reason = "several hosts (a.example:5432,b.example:5433) are not supported: name one "
+            + "(catalogue does not fail over from one server to another)"
+        #expect(throws: PostgresEngineError.badURL("postgres://app:***@a.example:5432,b.example:5433/catalogue", reason: reason)) {
+            try PostgresTarget(url: "postgres://app:secret@a.example:5432,b.example:5433/catalogue", environment: Self.environment())
+        }
+        let listed = "several hosts (a.example,b.example) are not supported: name one (catalogue does not fail over from one server to another)"
+        #expect(throws: PostgresEngineError.badURL("postgres:///catalogue?host=a.example,b.example", reason: listed)) {
+            try PostgresTarget(url: "postgres:///catalogue?host=a.example,b.example", environment: Self.environment())
+        }
+        #expect(throws: PostgresEngineError.badURL("postgres:///catalogue", reason: listed)) {
+            try PostgresTarget(url: "postgres:///catalogue", environment: Self.environment(["PGHOST": "a.example,b.example"]))
+        }
+        // A comma elsewhere (a password, a database name) is not a list of hosts.
+        let target = try? PostgresTarget(url: "postgres://app:se,cret@a.example/cata%2Clogue", environment: Self.environment())
+        #expect(target?.host == "a.example" && target?.password == "se,cret" && target?.database == "cata,logue")
+    }
+
     @Test("sslmode takes libpq's five modes; sslrootcert a file, with a mode that checks certificates", arguments: [
         ("?sslmode=disable", PostgresTarget.TLSMode.disable, nil as String?),
         ("?sslmode=prefer", .prefer, nil),

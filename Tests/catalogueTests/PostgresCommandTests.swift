@@ -199,6 +199,12 @@ struct PostgresCommandTests {
                 + "password authentication failed for user \"\(role)\"\n")
             #expect(!wrong.standardError.contains("wrong"))
 
+            // RFC 6761: .invalid names never resolve.
+            let nowhere = try runner.run(["search", "bog", "--db", "postgres://app@no-such-host.invalid/catalogue?connect_timeout=60"])
+            #expect(nowhere.status == 1)
+            #expect(nowhere.standardError == "catalogue: error: cannot connect to postgres://app@no-such-host.invalid:5432/catalogue: "
+                + "unknown host (its name could not be resolved)\n")
+
             let unknown = try runner.run(["search", "bog", "--db", server.url(database: "no_such_database")])
             #expect(unknown.status == 1)
             #expect(unknown.standardError == "catalogue: error: cannot connect to postgres://postgres@127.0.0.1:\(server.port)/no_such_database: "
