@@ -20,7 +20,7 @@ import Darwin
 /// `?sslmode=disable|prefer|require|verify-ca|verify-full`
 /// chooses TLS as libpq does (default `prefer`: encrypted when the server offers it, the
 /// certificate not checked), `&sslrootcert=PATH` the authority a certificate is checked
-/// against, and `&sslcert=PATH&sslkey=PATH` the certificate this client proves its role with,
+/// against (`system`: the system's, with `verify-full`, as libpq 16 reads it), and `&sslcert=PATH&sslkey=PATH` the certificate this client proves its role with,
 /// where the server authenticates by certificate (`cert` in `pg_hba.conf`; by default
 /// `~/.postgresql/postgresql.crt` and `.key` when they exist, as in libpq).
 /// `&connect_timeout=SECONDS` limits the wait for the server and `&application_name=NAME` names
@@ -257,13 +257,24 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
             }
             tls = parsed
         }
+        // libpq's sslrootcert=system (PostgreSQL 16): the system's authorities, and the host
+        // checked: verify-full by default, and no weaker mode.
+        if (rootCertificatePath ?? unstated("sslrootcert", "PGSSLROOTCERT")) == "system" {
+            if let tls, tls != .verifyFull {
+                throw bad("sslrootcert=system needs sslmode=verify-full (its default), not \(tls.rawValue)")
+            }
+            tls = .verifyFull
+            rootCertificatePath = nil
+        } else {
+            let mode = tls ?? .prefer
+            if rootCertificatePath != nil, mode == .disable || mode == .prefer {
+                throw bad("sslrootcert needs sslmode=require, verify-ca or verify-full (with \(mode.rawValue) no certificate is checked)")
+            }
+            if rootCertificatePath == nil, mode != .disable, mode != .prefer {
+                rootCertificatePath = unstated("sslrootcert", "PGSSLROOTCERT")
+            }
+        }
         let mode = tls ?? .prefer
-        if rootCertificatePath != nil, mode == .disable || mode == .prefer {
-            throw bad("sslrootcert needs sslmode=require, verify-ca or verify-full (with \(mode.rawValue) no certificate is checked)")
-        }
-        if rootCertificatePath == nil, mode != .disable, mode != .prefer {
-            rootCertificatePath = unstated("sslrootcert", "PGSSLROOTCERT")
-        }
         self.tls = mode
         self.rootCertificatePath = rootCertificatePath
         if mode == .disable, clientCertificatePath != nil || clientKeyPath != nil {

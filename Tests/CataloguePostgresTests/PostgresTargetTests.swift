@@ -49,6 +49,13 @@ struct PostgresTargetTests {
         #expect(fromURL == PostgresTarget(
             host: "db.example", port: 5433, user: "app", password: "url-secret", database: "catalogue",
             tls: .require, rootCertificatePath: "/etc/url-ca.pem"))
+        // PGSSLROOTCERT=system: verify-full with the system's authorities, unless the URL says a weaker mode.
+        let system = try PostgresTarget(url: "postgres://db.example", environment: Self.environment(["PGSSLROOTCERT": "system"]))
+        #expect(system.tls == .verifyFull && system.rootCertificatePath == nil)
+        #expect(throws: PostgresEngineError.badURL(
+            "postgres://db.example?sslmode=prefer", reason: "sslrootcert=system needs sslmode=verify-full (its default), not prefer")) {
+            try PostgresTarget(url: "postgres://db.example?sslmode=prefer", environment: Self.environment(["PGSSLROOTCERT": "system"]))
+        }
         // PGSSLROOTCERT serves only a mode that checks certificates; PGDATABASE defaults to PGUSER's name.
         let preferred = try PostgresTarget(
             url: "postgres://db.example?sslmode=prefer", environment: Self.environment(["PGSSLROOTCERT": "/etc/env-ca.pem", "PGUSER": "u"]))
@@ -364,6 +371,9 @@ struct PostgresTargetTests {
         ("?sslmode=verify-ca", .verifyCA, nil),
         ("?sslmode=verify-full&sslrootcert=/etc/ssl/ca.pem", .verifyFull, "/etc/ssl/ca.pem"),
         ("?sslrootcert=ca.pem&sslmode=require", .require, "ca.pem"),
+        // libpq 16: the system's authorities, and verify-full by default.
+        ("?sslrootcert=system", .verifyFull, nil),
+        ("?sslrootcert=system&sslmode=verify-full", .verifyFull, nil),
     ])
     func tlsModes(query: String, mode: PostgresTarget.TLSMode, rootCertificate: String?) throws {
         let target = try PostgresTarget(url: "postgres://app:secret@db:5433/catalogue" + query, environment: Self.environment())
@@ -377,6 +387,8 @@ struct PostgresTargetTests {
         ("?sslrootcert=", "sslrootcert needs a file: sslrootcert=PATH"),
         ("?sslrootcert=ca.pem", "sslrootcert needs sslmode=require, verify-ca or verify-full (with prefer no certificate is checked)"),
         ("?sslmode=disable&sslrootcert=ca.pem", "sslrootcert needs sslmode=require, verify-ca or verify-full (with disable no certificate is checked)"),
+        ("?sslrootcert=system&sslmode=verify-ca", "sslrootcert=system needs sslmode=verify-full (its default), not verify-ca"),
+        ("?sslmode=require&sslrootcert=system", "sslrootcert=system needs sslmode=verify-full (its default), not require"),
         ("?sslcert=", "sslcert needs a file: sslcert=PATH"),
         ("?sslcert=client.crt&sslkey=", "sslkey needs a file: sslkey=PATH"),
         ("?sslkey=client.key", "sslkey needs sslcert=PATH, the certificate the key belongs to"),
