@@ -59,14 +59,7 @@ enum PostgresClientCertificate {
         func failure(_ reason: String) -> PostgresEngineError {
             PostgresEngineError.cannotConnect(target: target, reason: reason)
         }
-        let certificateBytes = try PostgresClientFiles.contents(of: certificate, setting: "sslcert", target: target)
-        let chain: [NIOSSLCertificate]
-        do {
-            chain = try NIOSSLCertificate.fromPEMBytes(certificateBytes)
-        } catch {
-            throw failure("cannot read sslcert \(certificate): not a PEM certificate")
-        }
-        guard !chain.isEmpty else { throw failure("cannot read sslcert \(certificate): not a PEM certificate") }
+        let chain = try PostgresClientFiles.certificates(at: certificate, setting: "sslcert", target: target)
 
         var info = stat()
         guard stat(key, &info) == 0 else {

@@ -1,4 +1,6 @@
 #if PostgreSQL
+import PostgresNIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,6 +22,17 @@ enum PostgresClientFiles {
         if let home = environment["HOME"], !home.isEmpty { return home }
         guard let entry = getpwuid(geteuid()), let directory = entry.pointee.pw_dir else { return nil }
         return String(cString: directory)
+    }
+
+    /// The PEM certificates in the file at `path` (libpq's `setting`: `sslrootcert`, `sslcert`);
+    /// throws ``PostgresEngineError/cannotConnect(target:reason:)`` when it cannot be read or
+    /// holds none: "cannot read sslcert PATH: not a PEM certificate".
+    static func certificates(at path: String, setting: String, target: String) throws -> [NIOSSLCertificate] {
+        let bytes = try contents(of: path, setting: setting, target: target)
+        guard let certificates = try? NIOSSLCertificate.fromPEMBytes(bytes), !certificates.isEmpty else {
+            throw PostgresEngineError.cannotConnect(target: target, reason: "cannot read \(setting) \(path): not a PEM certificate")
+        }
+        return certificates
     }
 
     /// The bytes of the certificate or key file at `path` (named by libpq's `setting` in

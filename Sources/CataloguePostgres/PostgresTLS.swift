@@ -43,12 +43,8 @@ struct PostgresTLS: Sendable {
         default: .none
         }
         if let path = target.rootCertificatePath {
-            let bytes = try PostgresClientFiles.contents(of: path, setting: "sslrootcert", target: target.description)
-            let roots = try? NIOSSLCertificate.fromPEMBytes(bytes)
-            guard let roots, !roots.isEmpty else {
-                throw PostgresEngineError.cannotConnect(target: target.description, reason: "cannot read sslrootcert \(path): not a PEM certificate")
-            }
-            configuration.trustRoots = .certificates(roots)
+            configuration.trustRoots = .certificates(
+                try PostgresClientFiles.certificates(at: path, setting: "sslrootcert", target: target.description))
         }
         if let certificate = target.clientCertificatePath, let key = target.clientKeyPath {
             let client = try PostgresClientCertificate.load(certificate: certificate, key: key, target: target.description)
