@@ -121,15 +121,38 @@ def test_entity_switch_shows_products_with_type_scopes(page):
     expect(scope_button(page, "Name")).to_have_attribute("aria-checked", "true")
 
 
-def test_too_long_text_shows_the_servers_error_and_keeps_the_results(page):
+def test_text_past_256_characters_adds_nothing_as_in_the_terminal(page):
+    # The server takes at most 256 Unicode scalars (ServerOptions.maximumTextLength); the page
+    # keeps the first 256 of a paste, as the terminal's search field does, and searches them.
+    open_page(page)
+    longest = "é" * 255 + "🇨🇴"[0]  # 256 scalars, one of them outside the BMP (two UTF-16 units)
+    page.locator("#q").fill(longest + "xyz")
+    wait_idle(page, longest)
+    expect(page.locator("#q")).to_have_value(longest)
+    expect(page.locator("#error")).to_be_hidden()
+    expect(page.locator("#status")).to_have_text("No items found")
+    assert url_state(page)["q"] == longest
+    # A shared link with a longer text is cut the same way.
+    open_page(page, "?q=" + urllib.parse.quote("co" + "x" * 300))
+    wait_idle(page, "co" + "x" * 254)
+    expect(page.locator("#q")).to_have_value("co" + "x" * 254)
+    expect(page.locator("#error")).to_be_hidden()
+
+
+def test_a_server_error_is_shown_and_keeps_the_results(page):
     open_page(page, "?q=co")
     total = page.locator("#list").get_attribute("data-total")
-    page.locator("#q").fill("co" + "x" * 300)
+    failing = re.compile(r"/api/countries(/sections)?\?.*q=cox")
+    page.route(failing, lambda route: route.fulfill(
+        status=400, content_type="application/json",
+        body=json.dumps({"error": "the search text is refused"})))
+    page.locator("#q").fill("cox")
     error = page.locator("#error")
     expect(error).to_be_visible()
-    expect(error).not_to_have_text("")
+    expect(error).to_have_text("the search text is refused")
     expect(page.locator("#list")).to_have_attribute("data-total", total)
     expect(page.locator(".row").first).to_be_visible()
+    page.unroute(failing)
     page.locator("#q").fill("bog")
     wait_idle(page, "bog")
     expect(error).to_be_hidden()

@@ -14,7 +14,7 @@ import { SectionedList } from "./list.js";
 import { ListModel } from "./list-model.js";
 import { fillPlaceholder, fillRow, formatWhole, keyOf } from "./rows.js";
 import { SectionIndex } from "./section-index.js";
-import { defaultScope, readState, writeState } from "./url-state.js";
+import { defaultScope, limitText, readState, writeState } from "./url-state.js";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -399,7 +399,8 @@ function updateSelectionDescription() {
 
 // --- Search field -------------------------------------------------------------------------
 
-function setText(text) {
+function setText(typed) {
+  const text = limitText(typed);
   state.q = text;
   if (ui.q.value !== text) ui.q.value = text;
   syncSearchButtons();

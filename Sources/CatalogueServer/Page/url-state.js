@@ -5,6 +5,18 @@
 export const ENTITIES = ["countries", "products"];
 export const MATCH_MODES = ["prefix", "contains", "words", "terms", "fuzzy"];
 
+/**
+ * The longest search text, in Unicode scalars: what the server accepts
+ * (`ServerOptions.maximumTextLength`) and the terminal's search field keeps.
+ */
+export const MAXIMUM_TEXT_LENGTH = 256;
+
+/** `text` without what lies past `MAXIMUM_TEXT_LENGTH` scalars: typing or pasting past it adds nothing. */
+export function limitText(text) {
+  const scalars = Array.from(text);
+  return scalars.length > MAXIMUM_TEXT_LENGTH ? scalars.slice(0, MAXIMUM_TEXT_LENGTH).join("") : text;
+}
+
 /** The scope a search uses when none is chosen. */
 export function defaultScope(entity) {
   return entity === "products" ? "all" : "name";
@@ -17,7 +29,7 @@ export function readState(url) {
   const match = MATCH_MODES.includes(query.get("match")) ? query.get("match") : MATCH_MODES[0];
   return {
     entity,
-    q: query.get("q") ?? "",
+    q: limitText(query.get("q") ?? ""),
     // The server checks the scope (a product type can be anything); an unknown one falls back.
     scope: query.get("scope") || defaultScope(entity),
     match,
