@@ -23,7 +23,8 @@ import PostgresNIO
 /// which run them on dispatch threads. (A Swift-concurrency thread blocked on the server is
 /// one fewer to run the task that talks to it.)
 public final class PostgresEngine: CatalogueEngine {
-    /// Where the database is.
+    /// Where the database is: of a list of hosts, the one it connected to (without
+    /// ``PostgresTarget/alternatives``).
     public let target: PostgresTarget
     /// What the server and this database support, found when connecting: the engine's fallbacks
     /// follow from it (`catalogue.postgres?.capabilities`).
@@ -51,17 +52,24 @@ public final class PostgresEngine: CatalogueEngine {
     /// pool. Throws ``PostgresEngineError`` (one line naming the server) or ``MigrationError``.
     /// The target's ``PostgresTarget/connectTimeout`` (the URL's `connect_timeout`), when it
     /// has one, replaces the options'.
+    ///
+    /// With several hosts (``PostgresTarget/alternatives``), the first that answers and fits
+    /// ``PostgresTarget/sessionAttributes`` is the catalogue's until it is closed: the pool and
+    /// the change listener connect to it alone (a primary that fails over later is not
+    /// followed; open the catalogue again).
     public init(target: PostgresTarget, options: Options = Options()) throws {
         var options = options
         if let timeout = target.connectTimeout { options.connectTimeout = timeout }
-        self.target = target
         var logger = Logger(label: "catalogue.postgres")
         logger.logLevel = .critical
-        let context = PostgresEngineContext(
-            targetDescription: target.description, options: options, logger: logger, tls: try PostgresTLS(target: target))
-        self.context = context
-        let connection = try Self.connect(target, context: context)
+        let tls = try PostgresTLS(target: target)
+        let (chosen, connection) = try Self.connectToFirstFitting(
+            target, context: PostgresEngineContext(targetDescription: target.description, options: options, logger: logger, tls: tls))
         defer { Self.close(connection) }
+        let target = chosen
+        self.target = target
+        let context = PostgresEngineContext(targetDescription: target.description, options: options, logger: logger, tls: tls)
+        self.context = context
         let runner = PostgresStatementRunner(target: .connection(connection), context: context)
         let server = try Self.checkServer(runner, target: target.description, options: options)
         let hasTrigramIndexes = try PostgresMigrator(migrations: PostgresResources.migrations, appMigrations: options.appMigrations)
@@ -140,6 +148,24 @@ public final class PostgresEngine: CatalogueEngine {
 
     /// One connection of its own (not the pool's), for the first checks, migrations, LISTEN.
     static func connect(_ target: PostgresTarget, context: PostgresEngineContext) throws -> PostgresConnection {
+        do {
+            return try attemptConnection(to: target, context: context)
+        } catch {
+            throw error.described
+        }
+    }
+
+    /// Why a connection failed: the error to report, and whether the server refused the login
+    /// (libpq then tries no other host).
+    struct ConnectionFailure: Error {
+        let described: any Error
+        let refusedLogin: Bool
+    }
+
+    /// One connection to `target`'s host alone (not its alternatives).
+    static func attemptConnection(
+        to target: PostgresTarget, context: PostgresEngineContext
+    ) throws(ConnectionFailure) -> PostgresConnection {
         var configuration = target.connectionConfiguration(tls: context.tls.connection)
         configuration.options.connectTimeout = .seconds(context.options.connectTimeout.components.seconds)
         let logger = context.logger
@@ -151,11 +177,15 @@ public final class PostgresEngine: CatalogueEngine {
                 try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger)
             }
         } catch PostgresEngineError.timedOut {
-            throw timedOut(target, context: context)
+            throw ConnectionFailure(described: timedOut(target, context: context), refusedLogin: false)
         } catch {
+            // SQLSTATE class 28: invalid authorization (a wrong password, a role not allowed in).
+            let refusedLogin = PostgresEngineError.sqlState(of: error)?.hasPrefix("28") ?? false
             let described = PostgresEngineError.describing(error, target: target.description, connecting: true)
-            if case .cannotConnect(_, "timed out")? = described as? PostgresEngineError { throw timedOut(target, context: context) }
-            throw described
+            if case .cannotConnect(_, "timed out")? = described as? PostgresEngineError {
+                throw ConnectionFailure(described: timedOut(target, context: context), refusedLogin: false)
+            }
+            throw ConnectionFailure(described: described, refusedLogin: refusedLogin)
         }
     }
 

@@ -23,6 +23,10 @@ import Darwin
 /// against (`system`: the system's, with `verify-full`, as libpq 16 reads it), and `&sslcert=PATH&sslkey=PATH` the certificate this client proves its role with,
 /// where the server authenticates by certificate (`cert` in `pg_hba.conf`; by default
 /// `~/.postgresql/postgresql.crt` and `.key` when they exist, as in libpq).
+/// Several hosts (`postgres://app@a.example:5432,b.example:5433/catalogue`, `?host=a,b`,
+/// `PGHOST=a,b` with `PGPORT=5432,5433`) are tried in turn when the catalogue opens, as libpq
+/// tries them, until one answers and fits `&target_session_attrs=` (`any`, `read-write`,
+/// `read-only`, `primary`, `standby`, `prefer-standby`; see ``PostgresSessionAttributes``).
 /// `&connect_timeout=SECONDS` limits the wait for the server and `&application_name=NAME` names
 /// the client in `pg_stat_activity` ("catalogue" by default); `client_encoding` and the
 /// `keepalives` settings are accepted and change nothing (the connection is always UTF-8).
@@ -79,13 +83,28 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// The name the server shows for this client (`application_name`, in `pg_stat_activity`
     /// and the server's log).
     public var applicationName: String
+    /// The hosts after this one, tried in turn when it cannot be reached or does not fit
+    /// ``sessionAttributes`` (libpq's list: `postgres://app@a:5432,b:5433/catalogue`), each with
+    /// its own host, port and password (from the password file); empty for one host.
+    ///
+    /// ```swift
+    /// try PostgresTarget(url: "postgres://app@a.example,b.example:5433/c").alternatives.map(\.port)  // [5433]
+    /// ```
+    public var alternatives: [PostgresTarget]
+    /// Which kind of server to connect to (`target_session_attrs`): any (the default), or one
+    /// that takes writes, a primary, a standby…
+    ///
+    /// ```swift
+    /// try PostgresTarget(url: "postgres://app@a,b/c?target_session_attrs=read-write").sessionAttributes  // .readWrite
+    /// ```
+    public var sessionAttributes: PostgresSessionAttributes
 
     /// The application name when the URL, the service and `PGAPPNAME` give none.
     public static let defaultApplicationName = "catalogue"
     /// The URL parameters a target reads (`host` and the rest of ``init(url:environment:)``).
     static let parameters = [
         "host", "service", "sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout",
-        "application_name", "fallback_application_name",
+        "application_name", "fallback_application_name", "target_session_attrs",
     ]
     /// libpq's parameters that change nothing here, accepted and not used.
     static let unusedParameters: Set<String> = [
@@ -109,8 +128,11 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         host: String, port: Int = 5432, user: String = "postgres", password: String? = nil, database: String? = nil,
         tls: TLSMode = .prefer, rootCertificatePath: String? = nil, socketDirectory: String? = nil,
         clientCertificatePath: String? = nil, clientKeyPath: String? = nil, connectTimeout: Duration? = nil,
-        applicationName: String = PostgresTarget.defaultApplicationName
+        applicationName: String = PostgresTarget.defaultApplicationName, alternatives: [PostgresTarget] = [],
+        sessionAttributes: PostgresSessionAttributes = .any
     ) {
+        self.alternatives = alternatives
+        self.sessionAttributes = sessionAttributes
         self.socketDirectory = socketDirectory
         self.host = host
         self.port = port
@@ -144,17 +166,26 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// `sslcert` and `sslkey` from `PGSSLCERT` and `PGSSLKEY`, else `~/.postgresql/postgresql.crt`
     /// (when it exists) and `~/.postgresql/postgresql.key`; `connect_timeout` from
     /// `PGCONNECT_TIMEOUT`; `application_name` from `PGAPPNAME`, else `fallback_application_name`,
-    /// else "catalogue".
+    /// else "catalogue"; `target_session_attrs` from `PGTARGETSESSIONATTRS`, else `any`. A list
+    /// of hosts (in the URL's authority, `host=`, the service's `host` or `PGHOST`) makes
+    /// ``alternatives``; `PGPORT` (or the service's `port`) then gives one port for all or one
+    /// for each.
     public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         func bad(_ reason: String) -> PostgresEngineError {
             PostgresEngineError.badURL(Self.redacted(text), reason: reason)
         }
         // libpq's list of hosts to try in turn (postgres://a:5432,b:5433/db), which
-        // URLComponents cannot read: said as such, not as a malformed URL.
-        if Self.isURL(text), let hosts = Self.authorityHosts(of: text), hosts.contains(",") {
-            throw bad(Self.severalHosts(hosts))
+        // URLComponents cannot read: taken out, and the rest parsed without it.
+        var parseable = text
+        var authorityEntries: [PostgresHostList.Entry]?
+        if Self.isURL(text), let range = PostgresHostList.authorityHostsRange(of: text), text[range].contains(",") {
+            guard let entries = PostgresHostList.authorityEntries(text[range]) else {
+                throw bad("a list of hosts is HOST:PORT,HOST:PORT (a name, an address or an [IPv6 address], each with a port or not), not \(text[range])")
+            }
+            authorityEntries = entries
+            parseable.replaceSubrange(range, with: "")
         }
-        guard Self.isURL(text), let components = URLComponents(string: text) else {
+        guard Self.isURL(text), let components = URLComponents(string: parseable) else {
             throw bad("expected postgres://user@host:port/database")
         }
         func fromEnvironment(_ name: String) -> String? {
@@ -182,35 +213,46 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         if let hostParameter, hostParameter.isEmpty {
             throw bad("host needs a name, an address or a socket directory: host=NAME")
         }
-        // A host, or a directory (starting with /) holding the server's Unix-domain socket; with
-        // none anywhere, libpq's default socket.
-        let named = hostParameter ?? components.host.flatMap({ $0.isEmpty ? nil : $0 }) ?? unstated("host", "PGHOST")
-        if let named, named.contains(",") {
-            throw bad(Self.severalHosts(named))
-        }
-        let host: String
-        if let named, !named.hasPrefix("/") {
-            host = named
-            self.socketDirectory = nil
-        } else {
-            host = "localhost"
-            let directory = named ?? Self.defaultSocketDirectory
-            self.socketDirectory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        }
-        self.host = host
-        if let port = components.port {
-            self.port = port
-        } else if let text = unstated("port", "PGPORT") {
-            guard let port = Int(text) else {
-                throw bad("\(service["port"] == nil ? "PGPORT" : "the service's port") must be a port number, not \(text)")
+        // Hosts, or directories (starting with /) holding the server's Unix-domain socket, tried
+        // in turn; with none anywhere, libpq's default socket.
+        let listed: String? = if let hostParameter { hostParameter }
+            else if authorityEntries != nil { nil }
+            else { components.host.flatMap { $0.isEmpty ? nil : $0 } ?? unstated("host", "PGHOST") }
+        let entries: [PostgresHostList.Entry]
+        if let listed {
+            guard let parsed = PostgresHostList.entries(listed) else {
+                throw bad("a list of hosts has no empty names: \(listed)")
             }
-            self.port = port
+            entries = parsed
         } else {
-            self.port = 5432
+            entries = authorityEntries ?? []
         }
-        guard (1...65535).contains(port) else {
-            throw bad("port \(port) is out of range")
+        // One port for every host, or one for each (libpq's PGPORT=5432,5433).
+        let portOrigin = service["port"] == nil ? "PGPORT" : "the service's port"
+        let ports: [String] = if authorityEntries == nil, let port = components.port { [String(port)] }
+            else { unstated("port", "PGPORT").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? [] }
+        if ports.count > 1, ports.count != max(entries.count, 1) {
+            throw bad("\(ports.count) ports (\(ports.joined(separator: ","))) for \(max(entries.count, 1)) host\(entries.count > 1 ? "s" : ""): give one port, or one for each host")
         }
+        var endpoints: [Endpoint] = []
+        for (index, entry) in (entries.isEmpty ? [nil] : entries.map(Optional.some)).enumerated() {
+            let written = entry?.port.flatMap { $0.isEmpty ? nil : $0 }
+            let portText = written ?? (ports.count == 1 ? ports[0] : ports.count > index ? ports[index] : nil).flatMap { $0.isEmpty ? nil : $0 }
+            var port = 5432
+            if let portText {
+                guard let number = Int(portText) else {
+                    throw bad("\(written != nil ? "the port of \(entry?.host ?? "")" : portOrigin) must be a port number, not \(portText)")
+                }
+                port = number
+            }
+            guard (1...65535).contains(port) else {
+                throw bad("port \(port) is out of range")
+            }
+            endpoints.append(Endpoint(named: entry?.host, port: port))
+        }
+        self.host = endpoints[0].host
+        self.socketDirectory = endpoints[0].socketDirectory
+        self.port = endpoints[0].port
         self.user = components.user.flatMap { $0.removingPercentEncoding ?? $0 }.flatMap { $0.isEmpty ? nil : $0 }
             ?? unstated("user", "PGUSER") ?? Self.loginName ?? "postgres"
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
@@ -241,7 +283,7 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
                     throw bad("\(item.name) needs a file: \(item.name)=PATH")
                 }
                 if item.name == "sslcert" { clientCertificatePath = path } else { clientKeyPath = path }
-            case "connect_timeout", "application_name", "fallback_application_name":
+            case "connect_timeout", "application_name", "fallback_application_name", "target_session_attrs":
                 stated[item.name] = item.value ?? ""
             case "host", "service":
                 break  // read above
@@ -283,7 +325,7 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         let client = try PostgresClientCertificate.paths(
             certificate: clientCertificatePath ?? unstated("sslcert", "PGSSLCERT"),
             key: clientKeyPath ?? unstated("sslkey", "PGSSLKEY"),
-            usesTLS: mode != .disable && socketDirectory == nil, environment: environment, bad: bad)
+            usesTLS: mode != .disable && endpoints.contains { $0.socketDirectory == nil }, environment: environment, bad: bad)
         self.clientCertificatePath = client?.certificate
         self.clientKeyPath = client?.key
         if let text = stated["connect_timeout"] ?? unstated("connect_timeout", "PGCONNECT_TIMEOUT") {
@@ -300,23 +342,57 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         self.applicationName = nonEmpty(stated["application_name"]) ?? unstated("application_name", "PGAPPNAME")
             ?? nonEmpty(stated["fallback_application_name"]) ?? nonEmpty(service["fallback_application_name"])
             ?? Self.defaultApplicationName
-        self.password = components.password.map { $0.removingPercentEncoding ?? $0 } ?? service["password"] ?? environment["PGPASSWORD"]
-            ?? PostgresPasswordFile.password(
-                hosts: socketDirectory.map { ["localhost", $0] } ?? [host], port: port, database: self.database, user: user,
-                environment: environment)
+        if let text = stated["target_session_attrs"] ?? unstated("target_session_attrs", "PGTARGETSESSIONATTRS") {
+            guard let attributes = PostgresSessionAttributes(rawValue: text) else {
+                let origin = stated["target_session_attrs"] != nil ? "target_session_attrs"
+                    : service["target_session_attrs"] != nil ? "the service's target_session_attrs" : "PGTARGETSESSIONATTRS"
+                let names = PostgresSessionAttributes.allCases.map(\.rawValue).joined(separator: ", ")
+                throw bad("\(origin) must be one of \(names), not \(text.isEmpty ? "empty" : text)")
+            }
+            self.sessionAttributes = attributes
+        } else {
+            self.sessionAttributes = .any
+        }
+        // The URL's password, the service's or PGPASSWORD serves every host; else each host's
+        // line of the password file.
+        let given = components.password.map { $0.removingPercentEncoding ?? $0 } ?? service["password"] ?? environment["PGPASSWORD"]
+        let (databaseName, userName) = (self.database, self.user)
+        func password(for endpoint: Endpoint) -> String? {
+            given ?? PostgresPasswordFile.password(
+                hosts: endpoint.socketDirectory.map { ["localhost", $0] } ?? [endpoint.host], port: endpoint.port,
+                database: databaseName, user: userName, environment: environment)
+        }
+        self.password = password(for: endpoints[0])
+        self.alternatives = []
+        let first = self
+        self.alternatives = endpoints.dropFirst().map { endpoint in
+            var other = first
+            other.host = endpoint.host
+            other.socketDirectory = endpoint.socketDirectory
+            other.port = endpoint.port
+            other.password = password(for: endpoint)
+            return other
+        }
     }
 
-    /// The hosts part of a URL's authority (after any `user:password@`), as written.
-    private static func authorityHosts(of text: String) -> Substring? {
-        guard let scheme = text.range(of: "://") else { return nil }
-        let rest = text[scheme.upperBound...]
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
-    }
+    /// One host of a list: its name (`localhost` for a socket), socket directory, and port.
+    private struct Endpoint {
+        var host: String
+        var socketDirectory: String?
+        var port: Int
 
-    /// Why a list of hosts is refused.
-    private static func severalHosts(_ hosts: some StringProtocol) -> String {
-        "several hosts (\(hosts)) are not supported: name one (catalogue does not fail over from one server to another)"
+        /// `named` a host, a socket directory (starting with /), or nil for libpq's default socket.
+        init(named: String?, port: Int) {
+            self.port = port
+            if let named, !named.hasPrefix("/") {
+                host = named
+                socketDirectory = nil
+            } else {
+                host = "localhost"
+                let directory = named ?? PostgresTarget.defaultSocketDirectory
+                socketDirectory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+            }
+        }
     }
 
     /// libpq's `sslmode` values, for messages.
@@ -331,13 +407,49 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `postgres://user@host:port/database`, or for a Unix-domain socket
-    /// `postgres://user@:port/database?host=/var/run/postgresql`: no password.
+    /// `postgres://user@:port/database?host=/var/run/postgresql`; with ``alternatives``, every
+    /// host in turn (`postgres://user@a:5432,b:5433/database`, a socket directory
+    /// percent-encoded, as libpq reads it). No password.
     public var description: String {
+        guard alternatives.isEmpty else {
+            let hosts = ([self] + alternatives).map(\.authorityHost).joined(separator: ",")
+            return "postgres://\(user)@\(hosts)/\(database)"
+        }
         if let socketDirectory {
             return "postgres://\(user)@:\(port)/\(database)?host=\(socketDirectory)"
         }
-        let hostPart = host.contains(":") ? "[\(host)]" : host
-        return "postgres://\(user)@\(hostPart):\(port)/\(database)"
+        return "postgres://\(user)@\(authorityHost)/\(database)"
+    }
+
+    /// This host as a URL's authority writes it: `host:port`, `[::1]:port`, `%2Ftmp:port`.
+    private var authorityHost: String {
+        if let socketDirectory {
+            return (socketDirectory.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? socketDirectory) + ":\(port)"
+        }
+        return (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+    }
+
+    /// This host alone, for messages about one of several: `a.example:5432`, or the socket's path.
+    ///
+    /// ```swift
+    /// try PostgresTarget(url: "postgres://app@a.example,[::1]:5433/c").hosts.map(\.endpointDescription)
+    /// // ["a.example:5432", "[::1]:5433"]
+    /// ```
+    public var endpointDescription: String {
+        socketPath ?? (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+    }
+
+    /// This target, then each of its ``alternatives``, without theirs: the hosts to try in turn.
+    ///
+    /// ```swift
+    /// let target = try PostgresTarget(url: "postgres://app@a.example:5432,b.example:5433/catalogue")
+    /// target.hosts.map(\.description)
+    /// // ["postgres://app@a.example:5432/catalogue", "postgres://app@b.example:5433/catalogue"]
+    /// ```
+    public var hosts: [PostgresTarget] {
+        var first = self
+        first.alternatives = []
+        return [first] + alternatives
     }
 
     /// `text` with any password replaced by `***`, for messages about a URL that did not parse.

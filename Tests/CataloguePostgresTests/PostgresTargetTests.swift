@@ -231,7 +231,7 @@ struct PostgresTargetTests {
         let files = try ServiceFiles(user: [
             "[catalogue]",
             "host=db.example",
-            "target_session_attrs=read-write",
+            "gssencmode=disable",
             "[typo",
             "[noequals]",
             "host db.example",
@@ -241,9 +241,9 @@ struct PostgresTargetTests {
         defer { files.remove() }
         let user = files.directory + "/.pg_service.conf"
         let cases: [(url: String, reason: String)] = [
-            ("postgres://?service=catalogue", "\(user), line 3: the setting target_session_attrs is not supported "
+            ("postgres://?service=catalogue", "\(user), line 3: the setting gssencmode is not supported "
                 + "(supported: application_name, connect_timeout, dbname, fallback_application_name, host, password, port, "
-                + "sslcert, sslkey, sslmode, sslrootcert, user)"),
+                + "sslcert, sslkey, sslmode, sslrootcert, target_session_attrs, user)"),
             ("postgres://?service=nope", "\(user), line 4: a section is [NAME], not [typo"),
             ("postgres://?service=", "service needs a name: service=NAME"),
         ]
@@ -345,23 +345,93 @@ struct PostgresTargetTests {
         }
     }
 
-    @Test("Several hosts, in the URL, its host parameter or PGHOST, are one line saying that only one is supported")
-    func severalHosts() {
-        let reason = "several hosts (a.example:5432,b.example:5433) are not supported: name one "
-            + "(catalogue does not fail over from one server to another)"
-        #expect(throws: PostgresEngineError.badURL("postgres://app:***@a.example:5432,b.example:5433/catalogue", reason: reason)) {
-            try PostgresTarget(url: "postgres://app:secret@a.example:5432,b.example:5433/catalogue", environment: Self.environment())
-        }
-        let listed = "several hosts (a.example,b.example) are not supported: name one (catalogue does not fail over from one server to another)"
-        #expect(throws: PostgresEngineError.badURL("postgres:///catalogue?host=a.example,b.example", reason: listed)) {
-            try PostgresTarget(url: "postgres:///catalogue?host=a.example,b.example", environment: Self.environment())
-        }
-        #expect(throws: PostgresEngineError.badURL("postgres:///catalogue", reason: listed)) {
-            try PostgresTarget(url: "postgres:///catalogue", environment: Self.environment(["PGHOST": "a.example,b.example"]))
-        }
+    @Test("Several hosts, in the URL, its host parameter or PGHOST, are tried in turn: the first is the target, the rest its alternatives")
+    func severalHosts() throws {
+        let listed = try PostgresTarget(
+            url: "postgres://app:secret@a.example:5432,b.example:5433/catalogue?sslmode=require", environment: Self.environment())
+        #expect(listed.hosts.map(\.endpointDescription) == ["a.example:5432", "b.example:5433"])
+        #expect(listed.hosts.allSatisfy { $0.password == "secret" && $0.user == "app" && $0.tls == .require && $0.database == "catalogue" })
+        #expect(listed.description == "postgres://app@a.example:5432,b.example:5433/catalogue")
+        #expect(listed.alternatives[0].description == "postgres://app@b.example:5433/catalogue")
+        #expect(listed.sessionAttributes == .any)
+        // A host without a port takes PGPORT (else 5432); an IPv6 address in brackets, a socket
+        // directory percent-encoded, as libpq reads them.
+        let mixed = try PostgresTarget(url: "postgres://app@[::1]:5434,b.example,%2Ftmp%2Fpg/c", environment: Self.environment(["PGPORT": "6000"]))
+        #expect(mixed.hosts.map(\.endpointDescription) == ["[::1]:5434", "b.example:6000", "/tmp/pg/.s.PGSQL.6000"])
+        #expect(mixed.description == "postgres://app@[::1]:5434,b.example:6000,%2Ftmp%2Fpg:6000/c")
+        #expect(try PostgresTarget(url: mixed.description, environment: Self.environment()).hosts == mixed.hosts)
+        // host= and PGHOST lists, with one port for all or one for each.
+        let parameter = try PostgresTarget(url: "postgres://app@/c?host=a.example,b.example", environment: Self.environment(["PGPORT": "5432,5433"]))
+        #expect(parameter.hosts.map(\.endpointDescription) == ["a.example:5432", "b.example:5433"])
+        let variable = try PostgresTarget(url: "postgres://app@/c", environment: Self.environment(["PGHOST": "a.example,b.example", "PGPORT": "7000"]))
+        #expect(variable.hosts.map(\.endpointDescription) == ["a.example:7000", "b.example:7000"])
+        // One host: no alternatives, as before.
+        #expect(try PostgresTarget(url: "postgres://app@a.example/c", environment: Self.environment()).alternatives.isEmpty)
         // A comma elsewhere (a password, a database name) is not a list of hosts.
         let target = try? PostgresTarget(url: "postgres://app:se,cret@a.example/cata%2Clogue", environment: Self.environment())
-        #expect(target?.host == "a.example" && target?.password == "se,cret" && target?.database == "cata,logue")
+        #expect(target?.host == "a.example" && target?.password == "se,cret" && target?.database == "cata,logue" && target?.alternatives == [])
+    }
+
+    @Test("Each host of a list takes its own line of the password file")
+    func severalHostsPasswords() throws {
+        let file = try Self.passwordFile(["a.example:5432:c:app:for-a", "b.example:5433:c:app:for-b"])
+        defer { unlink(file) }
+        let target = try PostgresTarget(url: "postgres://app@a.example:5432,b.example:5433,c.example/c", environment: ["PGPASSFILE": file])
+        #expect(target.hosts.map(\.password) == ["for-a", "for-b", nil])
+        // A password in the URL (or PGPASSWORD) serves every host.
+        let given = try PostgresTarget(url: "postgres://app:given@a.example:5432,b.example:5433/c", environment: ["PGPASSFILE": file])
+        #expect(given.hosts.map(\.password) == ["given", "given"])
+    }
+
+    @Test("A malformed list of hosts or ports is one line", arguments: [
+        ("postgres://app@a.example,,b.example/c", [:], "a list of hosts is HOST:PORT,HOST:PORT (a name, an address or an [IPv6 address], each with a port or not), not a.example,,b.example"),
+        ("postgres://app@[::1,b.example/c", [:], "a list of hosts is HOST:PORT,HOST:PORT (a name, an address or an [IPv6 address], each with a port or not), not [::1,b.example"),
+        ("postgres://app@a.example:x,b.example/c", [:], "the port of a.example must be a port number, not x"),
+        ("postgres://app@a.example:70000,b.example/c", [:], "port 70000 is out of range"),
+        ("postgres://app@/c?host=a.example,,b.example", [:], "a list of hosts has no empty names: a.example,,b.example"),
+        ("postgres://app@/c", ["PGHOST": "a.example,b.example", "PGPORT": "1,2,3"], "3 ports (1,2,3) for 2 hosts: give one port, or one for each host"),
+        ("postgres://app@a.example/c", ["PGPORT": "1,2"], "2 ports (1,2) for 1 host: give one port, or one for each host"),
+    ] as [(String, [String: String], String)])
+    func badHostLists(url: String, variables: [String: String], reason: String) {
+        #expect(throws: PostgresEngineError.badURL(url, reason: reason)) {
+            try PostgresTarget(url: url, environment: Self.environment(variables))
+        }
+    }
+
+    @Test("target_session_attrs takes libpq's six values, from the URL, the service or PGTARGETSESSIONATTRS")
+    func sessionAttributes() throws {
+        for attributes in PostgresSessionAttributes.allCases {
+            let url = "postgres://app@a.example,b.example/c?target_session_attrs=\(attributes.rawValue)"
+            #expect(try PostgresTarget(url: url, environment: Self.environment()).sessionAttributes == attributes)
+        }
+        let variable = try PostgresTarget(url: "postgres://app@a.example/c", environment: Self.environment(["PGTARGETSESSIONATTRS": "primary"]))
+        #expect(variable.sessionAttributes == .primary)
+        let stated = try PostgresTarget(
+            url: "postgres://app@a.example/c?target_session_attrs=standby", environment: Self.environment(["PGTARGETSESSIONATTRS": "primary"]))
+        #expect(stated.sessionAttributes == .standby)
+        let files = try ServiceFiles(user: ["[pair]", "host=a.example,b.example", "port=5432,5433", "target_session_attrs=read-write"])
+        defer { files.remove() }
+        let service = try PostgresTarget(url: "postgres://app@/c?service=pair", environment: files.environment)
+        #expect(service.sessionAttributes == .readWrite)
+        #expect(service.hosts.map(\.endpointDescription) == ["a.example:5432", "b.example:5433"])
+        let reason = "target_session_attrs must be one of any, read-write, read-only, primary, standby, prefer-standby, not writable"
+        #expect(throws: PostgresEngineError.badURL("postgres://a.example/c?target_session_attrs=writable", reason: reason)) {
+            try PostgresTarget(url: "postgres://a.example/c?target_session_attrs=writable", environment: Self.environment())
+        }
+        #expect(throws: PostgresEngineError.badURL("postgres://a.example/c", reason: "PGTARGETSESSIONATTRS" + reason.dropFirst("target_session_attrs".count))) {
+            try PostgresTarget(url: "postgres://a.example/c", environment: Self.environment(["PGTARGETSESSIONATTRS": "writable"]))
+        }
+        // Which server states each accepts (prefer-standby: a standby first; the engine falls back).
+        #expect(PostgresSessionAttributes.readWrite.accepts(inRecovery: false, readOnly: false))
+        #expect(!PostgresSessionAttributes.readWrite.accepts(inRecovery: false, readOnly: true))
+        #expect(!PostgresSessionAttributes.readWrite.accepts(inRecovery: true, readOnly: true))
+        #expect(PostgresSessionAttributes.readOnly.accepts(inRecovery: false, readOnly: true))
+        #expect(!PostgresSessionAttributes.readOnly.accepts(inRecovery: false, readOnly: false))
+        #expect(PostgresSessionAttributes.primary.accepts(inRecovery: false, readOnly: true))
+        #expect(!PostgresSessionAttributes.primary.accepts(inRecovery: true, readOnly: true))
+        #expect(PostgresSessionAttributes.standby.accepts(inRecovery: true, readOnly: true))
+        #expect(!PostgresSessionAttributes.standby.accepts(inRecovery: false, readOnly: true))
+        #expect(PostgresSessionAttributes.any.accepts(inRecovery: true, readOnly: false))
     }
 
     @Test("sslmode takes libpq's five modes; sslrootcert a file, with a mode that checks certificates", arguments: [
@@ -395,7 +465,7 @@ struct PostgresTargetTests {
         ("?sslmode=disable&sslcert=client.crt", "sslcert needs TLS (with sslmode=disable no certificate is sent)"),
         ("?sslmode=disable&sslkey=client.key", "sslkey needs TLS (with sslmode=disable no certificate is sent)"),
         ("?gssencmode=disable", "unknown parameter gssencmode (known: host, service, sslmode, sslrootcert, sslcert, sslkey, "
-            + "connect_timeout, application_name, fallback_application_name)"),
+            + "connect_timeout, application_name, fallback_application_name, target_session_attrs)"),
     ])
     func badTLSParameters(query: String, reason: String) {
         let url = "postgres://app:secret@db:5433/catalogue" + query

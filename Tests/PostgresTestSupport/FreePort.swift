@@ -2,8 +2,8 @@ import Foundation
 
 /// A TCP port on 127.0.0.1 that nothing listens on right now (the kernel's pick for port 0).
 /// Another process may take it before the server binds it; the server retries with a new port.
-enum FreePort {
-    static func find() throws -> Int {
+public enum FreePort {
+    public static func find() throws -> Int {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw PostgresTestServerError.noFreePort(String(cString: strerror(errno))) }
         defer { close(socketFD) }

@@ -212,6 +212,30 @@ struct PostgresCommandTests {
         }
     }
 
+    @Test("Several hosts in the URL: the first that answers serves the command; none answering is one line naming each", .requiresPostgres)
+    func severalHosts() async throws {
+        try await onOwnThread {
+            let server = try PostgresTestServer.shared()
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let database = try server.createDatabase(prefix: "cli_hosts")
+            // Nothing listens on port 1 (binding it takes root, and no service of this machine does).
+            let url = "postgres://postgres@127.0.0.1:1,127.0.0.1:\(server.port)/\(database.name)?target_session_attrs=read-write"
+            let found = try runner.run(["search", "bog", "--scope", "capital", "--db", url])
+            #expect(found.status == 0, "\(found.standardError)")
+            #expect(found.standardOutput.contains("Colombia"))
+            let imported = try runner.run(["import", "countries", "-", "--format", "csv", "--db", url], input: Data("code,name\nZZ,Zedland\n".utf8))
+            #expect(imported.status == 0, "\(imported.standardError)")
+            #expect(try server.psql("SELECT name FROM country WHERE code = 'ZZ'", database: database.name) == "Zedland\n")
+            let none = "postgres://postgres@127.0.0.1:1,127.0.0.1:1/\(database.name)"
+            let down = try runner.run(["search", "bog", "--db", none])
+            #expect(down.status == 1)
+            #expect(down.standardError == "catalogue: error: cannot connect to postgres://postgres@127.0.0.1:1,127.0.0.1:1/\(database.name): "
+                + "no host could be reached: 127.0.0.1:1: connection refused (is the server running?); "
+                + "127.0.0.1:1: connection refused (is the server running?)\n")
+        }
+    }
+
     @Test("The password from PGPASSWORD or the password file, not the URL; a password file others can read is ignored", .requiresPostgres)
     func passwordOutsideTheURL() async throws {
         try await onOwnThread {
