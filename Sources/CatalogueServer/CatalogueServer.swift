@@ -41,7 +41,9 @@ public enum CatalogueServer {
         return Application(
             router: router,
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [WriteTimeoutHandler(timeout: options.writeTimeout, logger: logger)],
+                additionalChannelHandlers: [
+                    WriteTimeoutHandler(timeout: options.writeTimeout, logger: logger), MalformedRequestHandler(),
+                ],
                 idleTimeout: TimeAmount(options.idleTimeout))),
             configuration: ApplicationConfiguration(
                 address: .hostname(options.host, port: options.port), availableConnectionsDelegate: connectionLimit),
