@@ -30,7 +30,10 @@ extension PostgresEngine {
             do {
                 connection = try attemptConnection(to: host, context: context)
             } catch {
-                guard !error.refusedLogin, hosts.count > 1 else { throw error.described }
+                guard !error.refusedLogin, hosts.count > 1 else {
+                    if let fallback { close(fallback.connection) }
+                    throw error.described
+                }
                 reasons.append((host, Self.reason(error.described), false))
                 continue
             }
@@ -39,6 +42,7 @@ extension PostgresEngine {
                 state = try serverState(connection, context: context, target: host)
             } catch {
                 close(connection)
+                if let fallback { close(fallback.connection) }
                 throw error
             }
             if attributes.accepts(inRecovery: state.inRecovery, readOnly: state.readOnly) {
