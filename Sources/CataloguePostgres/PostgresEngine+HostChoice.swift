@@ -2,10 +2,11 @@
 import PostgresNIO
 
 /// Choosing among several hosts (libpq's `postgres://app@a:5432,b:5433/db`) as libpq does: in
-/// turn, the first that answers and fits `target_session_attrs`; a host that cannot be reached,
-/// or refuses for another reason than the login (starting up, too many clients), passes to the
-/// next, while a refused login (a wrong password) ends the search, as in libpq. None fitting is
-/// one line naming each host and why.
+/// turn (in a random order with `load_balance_hosts=random`), the first that answers and fits
+/// `target_session_attrs`; a host that cannot be reached, or refuses for another reason than
+/// the login (starting up, too many clients), passes to the next, while a refused login (a
+/// wrong password) ends the search, as in libpq. None fitting is one line naming each host and
+/// why.
 ///
 /// ```swift
 /// let target = try PostgresTarget(url: "postgres://app@a.example,b.example/catalogue?target_session_attrs=read-write")
@@ -17,7 +18,8 @@ extension PostgresEngine {
     static func connectToFirstFitting(
         _ target: PostgresTarget, context: PostgresEngineContext
     ) throws -> (target: PostgresTarget, connection: PostgresConnection) {
-        let hosts = target.hosts
+        // libpq 16's load_balance_hosts=random: every host once, in a random order.
+        let hosts = target.loadBalancesHosts ? target.hosts.shuffled() : target.hosts
         let attributes = target.sessionAttributes
         if hosts.count == 1, attributes == .any {
             return (hosts[0], try connect(hosts[0], context: context))

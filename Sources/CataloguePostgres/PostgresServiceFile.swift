@@ -16,8 +16,8 @@ import Darwin
 /// Debian's `/etc/postgresql-common/pg_service.conf`). Each file holds `[NAME]` sections of
 /// `key=value` lines; lines starting with `#` are comments. The settings used are `host`,
 /// `port`, `dbname`, `user`, `password`, `sslmode`, `sslrootcert`, `sslcert`, `sslkey`,
-/// `connect_timeout`, `application_name`, `fallback_application_name` and
-/// `target_session_attrs` (`host` and `port` may list several, as in a URL); libpq's settings
+/// `connect_timeout`, `application_name`, `fallback_application_name`, `target_session_attrs`
+/// and `load_balance_hosts` (`host` and `port` may list several, as in a URL); libpq's settings
 /// that change nothing here (`client_encoding`, the `keepalives` ones) are skipped; any other
 /// is an error naming the file, line and setting.
 ///
@@ -34,6 +34,7 @@ enum PostgresServiceFile {
     static let usedSettings: Set<String> = [
         "host", "port", "dbname", "user", "password", "sslmode", "sslrootcert", "sslcert", "sslkey",
         "connect_timeout", "application_name", "fallback_application_name", "target_session_attrs",
+        "load_balance_hosts",
     ]
     /// libpq's settings that change nothing for this engine, skipped.
     static var skippedSettings: Set<String> { PostgresTarget.unusedParameters }

@@ -26,7 +26,8 @@ import Darwin
 /// Several hosts (`postgres://app@a.example:5432,b.example:5433/catalogue`, `?host=a,b`,
 /// `PGHOST=a,b` with `PGPORT=5432,5433`) are tried in turn when the catalogue opens, as libpq
 /// tries them, until one answers and fits `&target_session_attrs=` (`any`, `read-write`,
-/// `read-only`, `primary`, `standby`, `prefer-standby`; see ``PostgresSessionAttributes``).
+/// `read-only`, `primary`, `standby`, `prefer-standby`; see ``PostgresSessionAttributes``),
+/// in a random order with `&load_balance_hosts=random`.
 /// `&connect_timeout=SECONDS` limits the wait for the server and `&application_name=NAME` names
 /// the client in `pg_stat_activity` ("catalogue" by default); `client_encoding` and the
 /// `keepalives` settings are accepted and change nothing (the connection is always UTF-8).
@@ -98,13 +99,21 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// try PostgresTarget(url: "postgres://app@a,b/c?target_session_attrs=read-write").sessionAttributes  // .readWrite
     /// ```
     public var sessionAttributes: PostgresSessionAttributes
+    /// Whether the hosts are tried in a random order (`load_balance_hosts=random`, as in libpq
+    /// 16), spreading the processes that open a catalogue over replicas, rather than in the
+    /// order written (`disable`, the default).
+    ///
+    /// ```swift
+    /// try PostgresTarget(url: "postgres://app@a,b/c?load_balance_hosts=random").loadBalancesHosts  // true
+    /// ```
+    public var loadBalancesHosts: Bool
 
     /// The application name when the URL, the service and `PGAPPNAME` give none.
     public static let defaultApplicationName = "catalogue"
     /// The URL parameters a target reads (`host` and the rest of ``init(url:environment:)``).
     static let parameters = [
         "host", "service", "sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout",
-        "application_name", "fallback_application_name", "target_session_attrs",
+        "application_name", "fallback_application_name", "target_session_attrs", "load_balance_hosts",
     ]
     /// libpq's parameters that change nothing here, accepted and not used.
     static let unusedParameters: Set<String> = [
@@ -129,8 +138,9 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         tls: TLSMode = .prefer, rootCertificatePath: String? = nil, socketDirectory: String? = nil,
         clientCertificatePath: String? = nil, clientKeyPath: String? = nil, connectTimeout: Duration? = nil,
         applicationName: String = PostgresTarget.defaultApplicationName, alternatives: [PostgresTarget] = [],
-        sessionAttributes: PostgresSessionAttributes = .any
+        sessionAttributes: PostgresSessionAttributes = .any, loadBalancesHosts: Bool = false
     ) {
+        self.loadBalancesHosts = loadBalancesHosts
         self.alternatives = alternatives
         self.sessionAttributes = sessionAttributes
         self.socketDirectory = socketDirectory
@@ -166,7 +176,8 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// `sslcert` and `sslkey` from `PGSSLCERT` and `PGSSLKEY`, else `~/.postgresql/postgresql.crt`
     /// (when it exists) and `~/.postgresql/postgresql.key`; `connect_timeout` from
     /// `PGCONNECT_TIMEOUT`; `application_name` from `PGAPPNAME`, else `fallback_application_name`,
-    /// else "catalogue"; `target_session_attrs` from `PGTARGETSESSIONATTRS`, else `any`. A list
+    /// else "catalogue"; `target_session_attrs` from `PGTARGETSESSIONATTRS`, else `any`;
+    /// `load_balance_hosts` from `PGLOADBALANCEHOSTS`, else `disable`. A list
     /// of hosts (in the URL's authority, `host=`, the service's `host` or `PGHOST`) makes
     /// ``alternatives``; `PGPORT` (or the service's `port`) then gives one port for all or one
     /// for each.
@@ -283,7 +294,7 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
                     throw bad("\(item.name) needs a file: \(item.name)=PATH")
                 }
                 if item.name == "sslcert" { clientCertificatePath = path } else { clientKeyPath = path }
-            case "connect_timeout", "application_name", "fallback_application_name", "target_session_attrs":
+            case "connect_timeout", "application_name", "fallback_application_name", "target_session_attrs", "load_balance_hosts":
                 stated[item.name] = item.value ?? ""
             case "host", "service":
                 break  // read above
@@ -352,6 +363,14 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
             self.sessionAttributes = attributes
         } else {
             self.sessionAttributes = .any
+        }
+        switch stated["load_balance_hosts"] ?? unstated("load_balance_hosts", "PGLOADBALANCEHOSTS") {
+        case nil, "disable": self.loadBalancesHosts = false
+        case "random": self.loadBalancesHosts = true
+        case let text?:
+            let origin = stated["load_balance_hosts"] != nil ? "load_balance_hosts"
+                : service["load_balance_hosts"] != nil ? "the service's load_balance_hosts" : "PGLOADBALANCEHOSTS"
+            throw bad("\(origin) must be disable or random, not \(text.isEmpty ? "empty" : text)")
         }
         // The URL's password, the service's or PGPASSWORD serves every host; else each host's
         // line of the password file.
@@ -439,7 +458,8 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         socketPath ?? (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
     }
 
-    /// This target, then each of its ``alternatives``, without theirs: the hosts to try in turn.
+    /// This target, then each of its ``alternatives``, without theirs: the hosts in the order
+    /// written (the engine shuffles them when ``loadBalancesHosts``).
     ///
     /// ```swift
     /// let target = try PostgresTarget(url: "postgres://app@a.example:5432,b.example:5433/catalogue")

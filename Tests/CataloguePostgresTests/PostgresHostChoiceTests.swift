@@ -37,7 +37,7 @@ struct PostgresHostChoiceTests {
     }
 
     /// What opening a URL came to: the host chosen, or the error's text.
-    enum Outcome: Equatable {
+    enum Outcome: Hashable {
         case success(String)
         case failure(String)
     }
@@ -100,6 +100,27 @@ struct PostgresHostChoiceTests {
                 + "(target_session_attrs=standby): 127.0.0.1:\(down): connection refused (is the server running?); "
                 + "127.0.0.1:\(readOnly.port): not a standby; 127.0.0.1:\(shared.port): not a standby"))
             #expect(Self.open(hosts + "?target_session_attrs=prefer-standby") == .success("127.0.0.1:\(readOnly.port)"))
+        }
+    }
+
+    @Test("load_balance_hosts=random spreads the opens over the hosts; without it, the first host every time")
+    func loadBalanceHosts() async throws {
+        try await onOwnThread {
+            let (shared, readOnly, name) = try Self.databases()
+            let both = "postgres://postgres@127.0.0.1:\(readOnly.port),127.0.0.1:\(shared.port)/\(name)"
+            var chosen: [Outcome: Int] = [:]
+            for _ in 0..<20 {
+                chosen[Self.open(both + "?load_balance_hosts=random"), default: 0] += 1
+            }
+            // Each host is first with a chance of one in two: both chosen, but for a chance of 2 in 2^20.
+            #expect(Set(chosen.keys) == [.success("127.0.0.1:\(readOnly.port)"), .success("127.0.0.1:\(shared.port)")], "\(chosen)")
+            for _ in 0..<3 {
+                #expect(Self.open(both) == .success("127.0.0.1:\(readOnly.port)"))
+            }
+            // Random order, then the session attributes: read-write never takes the read-only one.
+            for _ in 0..<5 {
+                #expect(Self.open(both + "?load_balance_hosts=random&target_session_attrs=read-write") == .success("127.0.0.1:\(shared.port)"))
+            }
         }
     }
 

@@ -242,7 +242,7 @@ struct PostgresTargetTests {
         let user = files.directory + "/.pg_service.conf"
         let cases: [(url: String, reason: String)] = [
             ("postgres://?service=catalogue", "\(user), line 3: the setting gssencmode is not supported "
-                + "(supported: application_name, connect_timeout, dbname, fallback_application_name, host, password, port, "
+                + "(supported: application_name, connect_timeout, dbname, fallback_application_name, host, load_balance_hosts, password, port, "
                 + "sslcert, sslkey, sslmode, sslrootcert, target_session_attrs, user)"),
             ("postgres://?service=nope", "\(user), line 4: a section is [NAME], not [typo"),
             ("postgres://?service=", "service needs a name: service=NAME"),
@@ -383,6 +383,27 @@ struct PostgresTargetTests {
         #expect(given.hosts.map(\.password) == ["given", "given"])
     }
 
+    @Test("load_balance_hosts is disable (the default) or random, from the URL, the service or PGLOADBALANCEHOSTS")
+    func loadBalanceHosts() throws {
+        func balances(_ url: String, _ variables: [String: String] = [:]) throws -> Bool {
+            try PostgresTarget(url: url, environment: Self.environment(variables)).loadBalancesHosts
+        }
+        #expect(try !balances("postgres://app@a.example,b.example/c"))
+        #expect(try balances("postgres://app@a.example,b.example/c?load_balance_hosts=random"))
+        #expect(try !balances("postgres://app@a.example,b.example/c?load_balance_hosts=disable", ["PGLOADBALANCEHOSTS": "random"]))
+        #expect(try balances("postgres://app@a.example,b.example/c", ["PGLOADBALANCEHOSTS": "random"]))
+        let files = try ServiceFiles(user: ["[spread]", "host=a.example,b.example", "load_balance_hosts=random"])
+        defer { files.remove() }
+        #expect(try PostgresTarget(url: "postgres://app@/c?service=spread", environment: files.environment).loadBalancesHosts)
+        #expect(throws: PostgresEngineError.badURL(
+            "postgres://a.example/c?load_balance_hosts=yes", reason: "load_balance_hosts must be disable or random, not yes")) {
+            try PostgresTarget(url: "postgres://a.example/c?load_balance_hosts=yes", environment: Self.environment())
+        }
+        #expect(throws: PostgresEngineError.badURL("postgres://a.example/c", reason: "PGLOADBALANCEHOSTS must be disable or random, not on")) {
+            try PostgresTarget(url: "postgres://a.example/c", environment: Self.environment(["PGLOADBALANCEHOSTS": "on"]))
+        }
+    }
+
     @Test("A malformed list of hosts or ports is one line", arguments: [
         ("postgres://app@a.example,,b.example/c", [:], "a list of hosts is HOST:PORT,HOST:PORT (a name, an address or an [IPv6 address], each with a port or not), not a.example,,b.example"),
         ("postgres://app@[::1,b.example/c", [:], "a list of hosts is HOST:PORT,HOST:PORT (a name, an address or an [IPv6 address], each with a port or not), not [::1,b.example"),
@@ -465,7 +486,7 @@ struct PostgresTargetTests {
         ("?sslmode=disable&sslcert=client.crt", "sslcert needs TLS (with sslmode=disable no certificate is sent)"),
         ("?sslmode=disable&sslkey=client.key", "sslkey needs TLS (with sslmode=disable no certificate is sent)"),
         ("?gssencmode=disable", "unknown parameter gssencmode (known: host, service, sslmode, sslrootcert, sslcert, sslkey, "
-            + "connect_timeout, application_name, fallback_application_name, target_session_attrs)"),
+            + "connect_timeout, application_name, fallback_application_name, target_session_attrs, load_balance_hosts)"),
     ])
     func badTLSParameters(query: String, reason: String) {
         let url = "postgres://app:secret@db:5433/catalogue" + query
