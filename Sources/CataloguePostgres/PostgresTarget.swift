@@ -229,38 +229,12 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         let listed: String? = if let hostParameter { hostParameter }
             else if authorityEntries != nil { nil }
             else { components.host.flatMap { $0.isEmpty ? nil : $0 } ?? unstated("host", "PGHOST") }
-        let entries: [PostgresHostList.Entry]
-        if let listed {
-            guard let parsed = PostgresHostList.entries(listed) else {
-                throw bad("a list of hosts has no empty names: \(listed)")
-            }
-            entries = parsed
-        } else {
-            entries = authorityEntries ?? []
-        }
         // One port for every host, or one for each (libpq's PGPORT=5432,5433).
-        let portOrigin = service["port"] == nil ? "PGPORT" : "the service's port"
         let ports: [String] = if authorityEntries == nil, let port = components.port { [String(port)] }
             else { unstated("port", "PGPORT").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? [] }
-        if ports.count > 1, ports.count != max(entries.count, 1) {
-            throw bad("\(ports.count) ports (\(ports.joined(separator: ","))) for \(max(entries.count, 1)) host\(entries.count > 1 ? "s" : ""): give one port, or one for each host")
-        }
-        var endpoints: [Endpoint] = []
-        for (index, entry) in (entries.isEmpty ? [nil] : entries.map(Optional.some)).enumerated() {
-            let written = entry?.port.flatMap { $0.isEmpty ? nil : $0 }
-            let portText = written ?? (ports.count == 1 ? ports[0] : ports.count > index ? ports[index] : nil).flatMap { $0.isEmpty ? nil : $0 }
-            var port = 5432
-            if let portText {
-                guard let number = Int(portText) else {
-                    throw bad("\(written != nil ? "the port of \(entry?.host ?? "")" : portOrigin) must be a port number, not \(portText)")
-                }
-                port = number
-            }
-            guard (1...65535).contains(port) else {
-                throw bad("port \(port) is out of range")
-            }
-            endpoints.append(Endpoint(named: entry?.host, port: port))
-        }
+        let endpoints = try Self.endpoints(
+            listed: listed, authorityEntries: authorityEntries, ports: ports,
+            portOrigin: service["port"] == nil ? "PGPORT" : "the service's port", bad: bad)
         self.host = endpoints[0].host
         self.socketDirectory = endpoints[0].socketDirectory
         self.port = endpoints[0].port
@@ -392,6 +366,45 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
             other.password = password(for: endpoint)
             return other
         }
+    }
+
+    /// The hosts to try, in order: `listed` (`host=`, the authority's one host, the service's or
+    /// `PGHOST`, comma-separated) or else the authority's list, each with its written port, else
+    /// `ports` (one for all or one per host; `portOrigin` names where they came from), else 5432.
+    private static func endpoints(
+        listed: String?, authorityEntries: [PostgresHostList.Entry]?, ports: [String], portOrigin: String,
+        bad: (String) -> PostgresEngineError
+    ) throws -> [Endpoint] {
+        let entries: [PostgresHostList.Entry]
+        if let listed {
+            guard let parsed = PostgresHostList.entries(listed) else {
+                throw bad("a list of hosts has no empty names: \(listed)")
+            }
+            entries = parsed
+        } else {
+            entries = authorityEntries ?? []
+        }
+        let hostCount = max(entries.count, 1)
+        if ports.count > 1, ports.count != hostCount {
+            throw bad("\(ports.count) ports (\(ports.joined(separator: ","))) for \(hostCount) host\(hostCount > 1 ? "s" : ""): give one port, or one for each host")
+        }
+        var endpoints: [Endpoint] = []
+        for (index, entry) in (entries.isEmpty ? [nil] : entries.map(Optional.some)).enumerated() {
+            let written = entry?.port.flatMap { $0.isEmpty ? nil : $0 }
+            let shared = ports.count == 1 ? ports[0] : ports.count > index ? ports[index] : nil
+            var port = 5432
+            if let portText = written ?? shared.flatMap({ $0.isEmpty ? nil : $0 }) {
+                guard let number = Int(portText) else {
+                    throw bad("\(written != nil ? "the port of \(entry?.host ?? "")" : portOrigin) must be a port number, not \(portText)")
+                }
+                port = number
+            }
+            guard (1...65535).contains(port) else {
+                throw bad("port \(port) is out of range")
+            }
+            endpoints.append(Endpoint(named: entry?.host, port: port))
+        }
+        return endpoints
     }
 
     /// One host of a list: its name (`localhost` for a socket), socket directory, and port.
