@@ -313,10 +313,15 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
             usesTLS: mode != .disable && endpoints.contains { $0.socketDirectory == nil }, environment: environment, bad: bad)
         self.clientCertificatePath = client?.certificate
         self.clientKeyPath = client?.key
-        if let text = stated["connect_timeout"] ?? unstated("connect_timeout", "PGCONNECT_TIMEOUT") {
+        // A setting the URL states, else the service's, else the environment variable's, with
+        // where it came from for a message about its value.
+        func setting(_ key: String, _ variable: String) -> (text: String, origin: String)? {
+            if let text = stated[key] { return (text, key) }
+            if let text = service[key].flatMap({ $0.isEmpty ? nil : $0 }) { return (text, "the service's \(key)") }
+            return fromEnvironment(variable).map { ($0, variable) }
+        }
+        if let (text, origin) = setting("connect_timeout", "PGCONNECT_TIMEOUT") {
             guard let seconds = Int(text), (1...86_400).contains(seconds) else {
-                let origin = stated["connect_timeout"] != nil ? "connect_timeout"
-                    : service["connect_timeout"] != nil ? "the service's connect_timeout" : "PGCONNECT_TIMEOUT"
                 throw bad("\(origin) must be whole seconds from 1 to 86400, not \(text.isEmpty ? "empty" : text)")
             }
             self.connectTimeout = .seconds(seconds)
@@ -327,10 +332,8 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         self.applicationName = nonEmpty(stated["application_name"]) ?? unstated("application_name", "PGAPPNAME")
             ?? nonEmpty(stated["fallback_application_name"]) ?? nonEmpty(service["fallback_application_name"])
             ?? Self.defaultApplicationName
-        if let text = stated["target_session_attrs"] ?? unstated("target_session_attrs", "PGTARGETSESSIONATTRS") {
+        if let (text, origin) = setting("target_session_attrs", "PGTARGETSESSIONATTRS") {
             guard let attributes = PostgresSessionAttributes(rawValue: text) else {
-                let origin = stated["target_session_attrs"] != nil ? "target_session_attrs"
-                    : service["target_session_attrs"] != nil ? "the service's target_session_attrs" : "PGTARGETSESSIONATTRS"
                 let names = PostgresSessionAttributes.allCases.map(\.rawValue).joined(separator: ", ")
                 throw bad("\(origin) must be one of \(names), not \(text.isEmpty ? "empty" : text)")
             }
@@ -338,13 +341,12 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         } else {
             self.sessionAttributes = .any
         }
-        switch stated["load_balance_hosts"] ?? unstated("load_balance_hosts", "PGLOADBALANCEHOSTS") {
+        let balancing = setting("load_balance_hosts", "PGLOADBALANCEHOSTS")
+        switch balancing?.text {
         case nil, "disable": self.loadBalancesHosts = false
         case "random": self.loadBalancesHosts = true
         case let text?:
-            let origin = stated["load_balance_hosts"] != nil ? "load_balance_hosts"
-                : service["load_balance_hosts"] != nil ? "the service's load_balance_hosts" : "PGLOADBALANCEHOSTS"
-            throw bad("\(origin) must be disable or random, not \(text.isEmpty ? "empty" : text)")
+            throw bad("\(balancing?.origin ?? "load_balance_hosts") must be disable or random, not \(text.isEmpty ? "empty" : text)")
         }
         // The URL's password, the service's or PGPASSWORD serves every host; else each host's
         // line of the password file.
