@@ -38,7 +38,7 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
         }
         self.refusal = nil
         let body = ByteBuffer(string: (try? JSONBody.encode(ErrorBody(error: Self.reason(refusal)))) ?? #"{"error":"bad request"}"#)
-        head.headerFields[.contentType] = "application/json; charset=utf-8"
+        head.headerFields[.contentType] = JSONBody.contentType
         head.headerFields[.contentLength] = String(body.readableBytes)
         head.headerFields[.xContentTypeOptions] = "nosniff"
         context.write(wrapOutboundOut(.head(head)), promise: nil)
