@@ -11,7 +11,8 @@ import PostgresNIO
 /// rows, and other writers' commits:
 /// - by **LISTEN** on a connection of its own, as they commit, where the server supports it
 ///   (``Capabilities/listenNotify``); notifications from this catalogue's own connections are
-///   left out (already delivered). A lost connection is reported as a change of anything
+///   left out (already delivered), and so are those of a catalogue in another schema of the
+///   same database (the channel is the database's). A lost connection is reported as a change of anything
 ///   (`tables` nil) once it is back, since notifications sent meanwhile are lost;
 /// - else by **polling** the change log every `pollingInterval`, by transaction horizon (rows
 ///   of transactions older than every running one are final; a sequence number is not, since
@@ -72,7 +73,9 @@ extension PostgresEngine {
                             yield(DatabaseChange(tables: nil, origin: .elsewhere))
                         }
                         for try await notification in notifications {
-                            let (change, backend) = Self.change(fromPayload: notification.payload)
+                            let (change, backend, schema) = Self.change(fromPayload: notification.payload)
+                            // Another catalogue's, in another schema of this database.
+                            if let schema, schema != self.schema { continue }
                             // This catalogue's own commits were reported as they committed.
                             if let backend, ownBackends.withLock({ $0.values.contains(backend) }) { continue }
                             yield(change)
@@ -104,23 +107,25 @@ extension PostgresEngine {
         return configuration
     }
 
-    /// The change a notification payload describes, and the backend that wrote it:
-    /// `{"table":"product","op":"insert","ids":[1],"pid":4242}` or
-    /// `{"table":"product","op":"insert","reload":true,"pid":4242}`. Alias rows are reported as
+    /// The change a notification payload describes, the backend that wrote it and the schema of
+    /// the catalogue it changed (migration 0006; nil before):
+    /// `{"table":"product","op":"insert","ids":[1],"pid":4242,"schema":"public"}` or
+    /// `{"table":"product","op":"insert","reload":true,"pid":4242,"schema":"public"}`. Alias rows are reported as
     /// changes of their record (the ids are the record's). A payload that does not parse is a
     /// change of anything.
-    static func change(fromPayload payload: String) -> (change: DatabaseChange, backend: Int32?) {
+    static func change(fromPayload payload: String) -> (change: DatabaseChange, backend: Int32?, schema: String?) {
         struct Payload: Decodable {
             let table: String
             let ids: [Int64]?
             let pid: Int32?
+            let schema: String?
         }
         guard let decoded = try? JSONDecoder().decode(Payload.self, from: Data(payload.utf8)) else {
-            return (DatabaseChange(tables: nil, origin: .elsewhere), nil)
+            return (DatabaseChange(tables: nil, origin: .elsewhere), nil, nil)
         }
         let table = recordTable(of: decoded.table)
         let change = DatabaseChange(tables: [table], rowIDs: decoded.ids.map { [table: Set($0)] } ?? [:], origin: .elsewhere)
-        return (change, decoded.pid)
+        return (change, decoded.pid, decoded.schema)
     }
 
     /// The record table a changed table belongs to (`country_alias` → `country`).

@@ -29,6 +29,14 @@ public final class PostgresEngine: CatalogueEngine {
     /// What the server and this database support, found when connecting: the engine's fallbacks
     /// follow from it (`catalogue.postgres?.capabilities`).
     public let capabilities: Capabilities
+    /// The schema holding the catalogue's tables: the first of the session's `search_path` that
+    /// exists (`public` unless the URL's `options=-c search_path=NAME`, the role or the
+    /// database chooses another), so that one database can hold several catalogues.
+    ///
+    /// ```swift
+    /// try Catalogue.connect(to: "postgres://app@db/shared?options=-c%20search_path%3Dshop").postgres?.schema  // "shop"
+    /// ```
+    public let schema: String
     let context: PostgresEngineContext
     let client: PostgresClient
     private let poolTask: Task<Void, Never>
@@ -72,6 +80,7 @@ public final class PostgresEngine: CatalogueEngine {
         self.context = context
         let runner = PostgresStatementRunner(target: .connection(connection), context: context)
         let server = try Self.checkServer(runner, target: target.description, options: options)
+        self.schema = try Self.catalogueSchema(runner, target: target.description)
         let hasTrigramIndexes = try PostgresMigrator(migrations: PostgresResources.migrations, appMigrations: options.appMigrations)
             .prepare(runner, target: target.description, seed: options.seed, trigramIndexes: options.usesTrigramIndexes)
         self.capabilities = Capabilities(

@@ -4,7 +4,7 @@ import CatalogueCore
 /// The catalogue's PostgreSQL migrations, embedded at build time from `migrations/postgres/*.sql`.
 ///
 /// ```swift
-/// PostgresResources.migrations.map(\.identifier)  // ["0001_initial", "0002_notify_backend", "0003_trigram_indexes", "0004_word_vocabulary", "0005_short_contains_index"]
+/// PostgresResources.migrations.map(\.identifier).last  // "0006_notify_schema"
 /// ```
 public enum PostgresResources {
     /// The schema migrations, in file order.

@@ -34,7 +34,7 @@ enum PostgresServiceFile {
     static let usedSettings: Set<String> = [
         "host", "port", "dbname", "user", "password", "sslmode", "sslrootcert", "sslcert", "sslkey",
         "connect_timeout", "application_name", "fallback_application_name", "target_session_attrs",
-        "load_balance_hosts",
+        "load_balance_hosts", "options",
     ]
     /// libpq's settings that change nothing for this engine, skipped.
     static var skippedSettings: Set<String> { PostgresTarget.unusedParameters }

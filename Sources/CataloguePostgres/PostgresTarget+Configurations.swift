@@ -31,9 +31,10 @@ extension PostgresTarget {
         return configuration
     }
 
-    /// What every connection tells the server when it starts: the application name.
+    /// What every connection tells the server when it starts: the application name, and the
+    /// session's settings (``options``) when there are any.
     private var startupParameters: [(String, String)] {
-        [("application_name", applicationName)]
+        [("application_name", applicationName)] + (options.map { [("options", $0)] } ?? [])
     }
 }
 #endif

@@ -29,7 +29,9 @@ import Darwin
 /// `read-only`, `primary`, `standby`, `prefer-standby`; see ``PostgresSessionAttributes``),
 /// in a random order with `&load_balance_hosts=random`.
 /// `&connect_timeout=SECONDS` limits the wait for the server and `&application_name=NAME` names
-/// the client in `pg_stat_activity` ("catalogue" by default); `client_encoding` and the
+/// the client in `pg_stat_activity` ("catalogue" by default); `&options=-c%20search_path%3Dshop`
+/// sends the server settings for the session, as libpq's `options` does: with `search_path`, the
+/// catalogue lives in a schema of its own, so one database can hold several. `client_encoding` and the
 /// `keepalives` settings are accepted and change nothing (the connection is always UTF-8).
 /// ``description`` never shows the password.
 ///
@@ -107,6 +109,14 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// try PostgresTarget(url: "postgres://app@a,b/c?load_balance_hosts=random").loadBalancesHosts  // true
     /// ```
     public var loadBalancesHosts: Bool
+    /// Server settings for each session, as PostgreSQL's command-line options (`options`, as in
+    /// libpq: `-c name=value`, several separated by spaces), sent when each connection starts;
+    /// nil: none. `-c search_path=shop` keeps the catalogue in the schema `shop`, which must exist.
+    ///
+    /// ```swift
+    /// try PostgresTarget(url: "postgres://app@db/c?options=-c%20search_path%3Dshop").options  // "-c search_path=shop"
+    /// ```
+    public var options: String?
 
     /// The application name when the URL, the service and `PGAPPNAME` give none.
     public static let defaultApplicationName = "catalogue"
@@ -114,6 +124,7 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     static let parameters = [
         "host", "service", "sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout",
         "application_name", "fallback_application_name", "target_session_attrs", "load_balance_hosts",
+        "options",
     ]
     /// libpq's parameters that change nothing here, accepted and not used.
     static let unusedParameters: Set<String> = [
@@ -138,8 +149,9 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         tls: TLSMode = .prefer, rootCertificatePath: String? = nil, socketDirectory: String? = nil,
         clientCertificatePath: String? = nil, clientKeyPath: String? = nil, connectTimeout: Duration? = nil,
         applicationName: String = PostgresTarget.defaultApplicationName, alternatives: [PostgresTarget] = [],
-        sessionAttributes: PostgresSessionAttributes = .any, loadBalancesHosts: Bool = false
+        sessionAttributes: PostgresSessionAttributes = .any, loadBalancesHosts: Bool = false, options: String? = nil
     ) {
+        self.options = options
         self.loadBalancesHosts = loadBalancesHosts
         self.alternatives = alternatives
         self.sessionAttributes = sessionAttributes
@@ -177,7 +189,7 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// (when it exists) and `~/.postgresql/postgresql.key`; `connect_timeout` from
     /// `PGCONNECT_TIMEOUT`; `application_name` from `PGAPPNAME`, else `fallback_application_name`,
     /// else "catalogue"; `target_session_attrs` from `PGTARGETSESSIONATTRS`, else `any`;
-    /// `load_balance_hosts` from `PGLOADBALANCEHOSTS`, else `disable`. A list
+    /// `load_balance_hosts` from `PGLOADBALANCEHOSTS`, else `disable`; `options` from `PGOPTIONS`. A list
     /// of hosts (in the URL's authority, `host=`, the service's `host` or `PGHOST`) makes
     /// ``alternatives``; `PGPORT` (or the service's `port`) then gives one port for all or one
     /// for each.
@@ -268,7 +280,8 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
                     throw bad("\(item.name) needs a file: \(item.name)=PATH")
                 }
                 if item.name == "sslcert" { clientCertificatePath = path } else { clientKeyPath = path }
-            case "connect_timeout", "application_name", "fallback_application_name", "target_session_attrs", "load_balance_hosts":
+            case "connect_timeout", "application_name", "fallback_application_name", "target_session_attrs", "load_balance_hosts",
+                "options":
                 stated[item.name] = item.value ?? ""
             case "host", "service":
                 break  // read above
@@ -348,6 +361,7 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         case let text?:
             throw bad("\(balancing?.origin ?? "load_balance_hosts") must be disable or random, not \(text.isEmpty ? "empty" : text)")
         }
+        self.options = nonEmpty(stated["options"]) ?? unstated("options", "PGOPTIONS")
         // The URL's password, the service's or PGPASSWORD serves every host; else each host's
         // line of the password file.
         let given = components.password.map { $0.removingPercentEncoding ?? $0 } ?? service["password"] ?? environment["PGPASSWORD"]
@@ -443,17 +457,29 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// `postgres://user@host:port/database`, or for a Unix-domain socket
     /// `postgres://user@:port/database?host=/var/run/postgresql`; with ``alternatives``, every
     /// host in turn (`postgres://user@a:5432,b:5433/database`, a socket directory
-    /// percent-encoded, as libpq reads it). No password.
+    /// percent-encoded, as libpq reads it); with ``options``, they follow, percent-encoded
+    /// (`?options=-c%20search_path%3Dshop`), since they may choose the catalogue's schema. No
+    /// password.
     public var description: String {
-        guard alternatives.isEmpty else {
-            let hosts = ([self] + alternatives).map(\.authorityHost).joined(separator: ",")
-            return "postgres://\(user)@\(hosts)/\(database)"
+        var query: [String] = []
+        let base: String
+        if !alternatives.isEmpty {
+            base = "postgres://\(user)@\(([self] + alternatives).map(\.authorityHost).joined(separator: ","))/\(database)"
+        } else if let socketDirectory {
+            base = "postgres://\(user)@:\(port)/\(database)"
+            query.append("host=\(socketDirectory)")
+        } else {
+            base = "postgres://\(user)@\(authorityHost)/\(database)"
         }
-        if let socketDirectory {
-            return "postgres://\(user)@:\(port)/\(database)?host=\(socketDirectory)"
+        if let options {
+            query.append("options=" + (options.addingPercentEncoding(withAllowedCharacters: Self.queryValueCharacters) ?? options))
         }
-        return "postgres://\(user)@\(authorityHost)/\(database)"
+        return query.isEmpty ? base : base + "?" + query.joined(separator: "&")
     }
+
+    /// The characters a query value keeps as they are: ASCII letters and digits, and `-._~/`.
+    private static let queryValueCharacters = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
 
     /// This host as a URL's authority writes it: `host:port`, `[::1]:port`, `%2Ftmp:port`.
     private var authorityHost: String {

@@ -242,7 +242,7 @@ struct PostgresTargetTests {
         let user = files.directory + "/.pg_service.conf"
         let cases: [(url: String, reason: String)] = [
             ("postgres://?service=catalogue", "\(user), line 3: the setting gssencmode is not supported "
-                + "(supported: application_name, connect_timeout, dbname, fallback_application_name, host, load_balance_hosts, password, port, "
+                + "(supported: application_name, connect_timeout, dbname, fallback_application_name, host, load_balance_hosts, options, password, port, "
                 + "sslcert, sslkey, sslmode, sslrootcert, target_session_attrs, user)"),
             ("postgres://?service=nope", "\(user), line 4: a section is [NAME], not [typo"),
             ("postgres://?service=", "service needs a name: service=NAME"),
@@ -473,6 +473,30 @@ struct PostgresTargetTests {
         #expect(target.description == "postgres://app@db:5433/catalogue")
     }
 
+    @Test("options (server settings for each session, e.g. the catalogue's schema) from the URL, the service or PGOPTIONS; shown in the description")
+    func sessionOptions() throws {
+        func options(_ url: String, _ variables: [String: String] = [:]) throws -> String? {
+            try PostgresTarget(url: url, environment: Self.environment(variables)).options
+        }
+        #expect(try options("postgres://app@db/c") == nil)
+        #expect(try options("postgres://app@db/c?options=-c%20search_path%3Dshop") == "-c search_path=shop")
+        #expect(try options("postgres://app@db/c?options=", ["PGOPTIONS": "-c search_path=env"]) == "-c search_path=env")
+        #expect(try options("postgres://app@db/c?options=-c%20work_mem%3D8MB", ["PGOPTIONS": "-c search_path=env"]) == "-c work_mem=8MB")
+        #expect(try options("postgres://app@db/c", ["PGOPTIONS": "-c search_path=env"]) == "-c search_path=env")
+        let files = try ServiceFiles(user: ["[staging]", "host=db.example", "options=-c search_path=staging -c work_mem=8MB"])
+        defer { files.remove() }
+        let service = try PostgresTarget(url: "postgres://app@/c?service=staging", environment: files.environment)
+        #expect(service.options == "-c search_path=staging -c work_mem=8MB")
+        #expect(service.description == "postgres://app@db.example:5432/c?options=-c%20search_path%3Dstaging%20-c%20work_mem%3D8MB")
+        let socket = try PostgresTarget(url: "postgres://app@/c?host=/run/pg&options=-c%20search_path%3Dshop", environment: Self.environment())
+        #expect(socket.description == "postgres://app@:5432/c?host=/run/pg&options=-c%20search_path%3Dshop")
+        let hosts = try PostgresTarget(url: "postgres://app@a:1,b:2/c?options=-c%20search_path%3Dshop", environment: Self.environment())
+        #expect(hosts.description == "postgres://app@a:1,b:2/c?options=-c%20search_path%3Dshop")
+        #expect(hosts.alternatives.map(\.options) == ["-c search_path=shop"])
+        // Parsed back, the description gives the same options.
+        #expect(try options(hosts.description) == "-c search_path=shop")
+    }
+
     @Test("A bad sslmode, sslrootcert, sslcert or sslkey is one line naming what is allowed, the password hidden", arguments: [
         ("?sslmode=verify", "sslmode must be one of disable, prefer, require, verify-ca, verify-full, not verify"),
         ("?sslrootcert=", "sslrootcert needs a file: sslrootcert=PATH"),
@@ -486,7 +510,7 @@ struct PostgresTargetTests {
         ("?sslmode=disable&sslcert=client.crt", "sslcert needs TLS (with sslmode=disable no certificate is sent)"),
         ("?sslmode=disable&sslkey=client.key", "sslkey needs TLS (with sslmode=disable no certificate is sent)"),
         ("?gssencmode=disable", "unknown parameter gssencmode (known: host, service, sslmode, sslrootcert, sslcert, sslkey, "
-            + "connect_timeout, application_name, fallback_application_name, target_session_attrs, load_balance_hosts)"),
+            + "connect_timeout, application_name, fallback_application_name, target_session_attrs, load_balance_hosts, options)"),
     ])
     func badTLSParameters(query: String, reason: String) {
         let url = "postgres://app:secret@db:5433/catalogue" + query

@@ -236,6 +236,30 @@ struct PostgresCommandTests {
         }
     }
 
+    @Test("A catalogue in a schema of its own, chosen by the URL's options or PGOPTIONS; a schema that is not there is one line", .requiresPostgres)
+    func schemaOfItsOwn() async throws {
+        try await onOwnThread {
+            let server = try PostgresTestServer.shared()
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let database = try server.createDatabase(prefix: "cli_schema")
+            try database.psql("CREATE SCHEMA shop")
+            let url = database.url + "?options=-c%20search_path%3Dshop"
+            let imported = try runner.run(["import", "countries", "-", "--format", "csv", "--db", url], input: Data("code,name\nZZ,Zedland\n".utf8))
+            #expect(imported.status == 0, "\(imported.standardError)")
+            #expect(try database.psql("SELECT name FROM shop.country WHERE code = 'ZZ'") == "Zedland\n")
+            #expect(try database.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == "0\n")
+            let found = try runner.run(["search", "zed", "--db", database.url], environment: ["PGOPTIONS": "-c search_path=shop"])
+            #expect(found.status == 0, "\(found.standardError)")
+            #expect(found.standardOutput.contains("Zedland"))
+            let missing = database.url + "?options=-c%20search_path%3Dnowhere"
+            let refused = try runner.run(["search", "zed", "--db", missing])
+            #expect(refused.status == 1)
+            #expect(refused.standardError == "catalogue: error: cannot use \(missing): no schema of the search_path (nowhere) exists; "
+                + "create the catalogue's (CREATE SCHEMA name) or choose one that exists (options=-c search_path=name)\n")
+        }
+    }
+
     @Test("The password from PGPASSWORD or the password file, not the URL; a password file others can read is ignored", .requiresPostgres)
     func passwordOutsideTheURL() async throws {
         try await onOwnThread {
