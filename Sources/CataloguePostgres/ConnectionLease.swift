@@ -15,6 +15,10 @@ final class ConnectionLease: @unchecked Sendable {
         self.released = released
     }
 
+    /// What a ``PostgresEngineError/timedOut(target:what:after:)`` says was waited for when the
+    /// pool had no connection to give in time.
+    static let waitingForConnection = "waiting for a connection"
+
     /// Leases a connection of `client`, waiting at most `timeout` for one (a pool whose
     /// server is gone waits for ever otherwise).
     static func acquire(from client: PostgresClient, timeout: Duration?, target: String) throws -> ConnectionLease {
@@ -36,7 +40,7 @@ final class ConnectionLease: @unchecked Sendable {
         }
         if let timeout, semaphore.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
             task.cancel()
-            throw PostgresEngineError.timedOut(target: target, what: "waiting for a connection", after: timeout)
+            throw PostgresEngineError.timedOut(target: target, what: Self.waitingForConnection, after: timeout)
         } else if timeout == nil {
             semaphore.wait()
         }

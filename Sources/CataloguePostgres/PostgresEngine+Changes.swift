@@ -61,6 +61,9 @@ extension PostgresEngine {
             do {
                 let connection = try await PostgresConnection.connect(
                     configuration: listenerConfiguration(), id: 1, logger: context.logger)
+                // Closed when the engine chooses another host, so that this loop listens there.
+                listenerConnections.withLock { $0[ObjectIdentifier(connection)] = connection }
+                defer { listenerConnections.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(connection)) } }
                 do {
                     // Returns when the task is cancelled; throws when the connection is lost.
                     try await connection.listen(on: "catalogue_changes") { notifications in

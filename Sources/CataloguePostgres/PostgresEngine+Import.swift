@@ -9,14 +9,26 @@ extension PostgresEngine {
         _ type: R.Type, from input: ImportInput, options: ImportOptions,
         progress: ((ImportProgress) -> Void)?, skipped: ((ImportIssue) -> Void)?
     ) throws -> ImportCounts {
-        let lease = try ConnectionLease.acquire(from: client, timeout: context.options.leaseTimeout, target: location)
+        try onCurrentHost { pool in
+            try importRecords(type, from: input, options: options, on: pool, progress: progress, skipped: skipped)
+        }
+    }
+
+    /// ``importRecords(_:from:options:progress:skipped:)`` on `pool`'s host.
+    private func importRecords<R: ImportableRecord>(
+        _ type: R.Type, from input: ImportInput, options: ImportOptions, on pool: PostgresHostPool,
+        progress: ((ImportProgress) -> Void)?, skipped: ((ImportIssue) -> Void)?
+    ) throws -> ImportCounts {
+        let context = pool.context
+        let lease = try ConnectionLease.acquire(from: pool.client, timeout: context.options.leaseTimeout, target: context.targetDescription)
         defer { lease.release() }
         // No statement deadline: a COPY and its merge take as long as the file is long.
         var unlimited = context.options
         unlimited.statementTimeout = nil
         let runner = PostgresStatementRunner(
             target: .connection(lease.connection),
-            context: PostgresEngineContext(targetDescription: location, options: unlimited, logger: context.logger, tls: context.tls))
+            context: PostgresEngineContext(
+                targetDescription: context.targetDescription, options: unlimited, logger: context.logger, tls: context.tls))
         let session = PostgresSession(runner: runner)
         let run = RecordImportRun<R>(options: options)
         try runner.execute("BEGIN")

@@ -23,9 +23,10 @@ import PostgresNIO
 /// which run them on dispatch threads. (A Swift-concurrency thread blocked on the server is
 /// one fewer to run the task that talks to it.)
 public final class PostgresEngine: CatalogueEngine {
-    /// Where the database is: of a list of hosts, the one it connected to (without
-    /// ``PostgresTarget/alternatives``).
-    public let target: PostgresTarget
+    /// Where the database is: of a list of hosts, the one it works on now (without
+    /// ``PostgresTarget/alternatives``). It changes when that host stops answering, or stops
+    /// taking writes where `target_session_attrs` asks for them, and another host fits.
+    public var target: PostgresTarget { currentPool.target }
     /// What the server and this database support, found when connecting: the engine's fallbacks
     /// follow from it (`catalogue.postgres?.capabilities`).
     public let capabilities: Capabilities
@@ -37,9 +38,15 @@ public final class PostgresEngine: CatalogueEngine {
     /// try Catalogue.connect(to: "postgres://app@db/shared?options=-c%20search_path%3Dshop").postgres?.schema  // "shop"
     /// ```
     public let schema: String
-    let context: PostgresEngineContext
-    let client: PostgresClient
-    private let poolTask: Task<Void, Never>
+    /// The URL's target, with every host it lists: where the engine chooses again.
+    let requestedTarget: PostgresTarget
+    /// The host the engine works on and its connection pool.
+    let pool: Locked<PostgresHostPool>
+    /// Choosing a host again: one at a time, and the pools it replaced.
+    let hostChange = HostChange()
+    /// The connections listening for other writers' changes, closed when the host changes so
+    /// that they listen on the new one.
+    let listenerConnections = Locked<[ObjectIdentifier: PostgresConnection]>([:])
     let changeHub = ChangeHub()
     /// Backend process ids of the pool's connections that wrote: their notifications are this
     /// catalogue's own commits, already published.
@@ -62,9 +69,12 @@ public final class PostgresEngine: CatalogueEngine {
     /// has one, replaces the options'.
     ///
     /// With several hosts (``PostgresTarget/alternatives``), the first that answers and fits
-    /// ``PostgresTarget/sessionAttributes`` is the catalogue's until it is closed: the pool and
-    /// the change listener connect to it alone (a primary that fails over later is not
-    /// followed; open the catalogue again).
+    /// ``PostgresTarget/sessionAttributes`` is the catalogue's: the pool and the change listener
+    /// connect to it. When it later stops answering, or refuses a write as read-only where
+    /// `target_session_attrs` is `read-write` or `primary` (its primary failed over), the call
+    /// that met it throws, and the hosts are tried again in the same way; the next call runs on
+    /// the host chosen, and a change stream hears it (reporting a change of anything, since
+    /// notifications may have been missed meanwhile).
     public init(target: PostgresTarget, options: Options = Options()) throws {
         var options = options
         if let timeout = target.connectTimeout { options.connectTimeout = timeout }
@@ -74,10 +84,10 @@ public final class PostgresEngine: CatalogueEngine {
         let (chosen, connection) = try Self.connectToFirstFitting(
             target, context: PostgresEngineContext(targetDescription: target.description, options: options, logger: logger, tls: tls))
         defer { Self.close(connection) }
+        let requestedTarget = target
         let target = chosen
-        self.target = target
         let context = PostgresEngineContext(targetDescription: target.description, options: options, logger: logger, tls: tls)
-        self.context = context
+        self.requestedTarget = requestedTarget
         let runner = PostgresStatementRunner(target: .connection(connection), context: context)
         let server = try Self.checkServer(runner, target: target.description, options: options)
         self.schema = try Self.catalogueSchema(runner, target: target.description)
@@ -85,17 +95,20 @@ public final class PostgresEngine: CatalogueEngine {
             .prepare(runner, target: target.description, seed: options.seed, trigramIndexes: options.usesTrigramIndexes)
         self.capabilities = Capabilities(
             serverVersion: server.version, listenNotify: server.listenNotify, trigramIndexes: hasTrigramIndexes)
-        var configuration = target.clientConfiguration(tls: context.tls.client)
-        configuration.options.maximumConnections = options.maximumConnections
-        configuration.options.connectTimeout = options.connectTimeout
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
-        poolTask = Task.detached(executorPreference: BridgeExecutor.shared) { await client.run() }
+        pool = Locked(PostgresHostPool(target: target, context: context))
     }
 
     deinit {
-        poolTask.cancel()
+        currentPool.shutDown()
+        hostChange.shutDownReplacedPools()
     }
+
+    /// The host the engine works on now, and its pool.
+    var currentPool: PostgresHostPool { pool.withLock { $0 } }
+    /// Options, logger and TLS, and the current host's description for messages.
+    var context: PostgresEngineContext { currentPool.context }
+    /// The current host's connection pool.
+    var client: PostgresClient { currentPool.client }
 
     // MARK: - CatalogueEngine
 
@@ -103,8 +116,20 @@ public final class PostgresEngine: CatalogueEngine {
         try inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { session in try body(session) }
     }
 
+    /// Runs `body`'s statements each on any free connection of the pool. With several hosts,
+    /// on one leased connection instead, which the pool must give within
+    /// ``Options/leaseTimeout``: a host that went away is then left in seconds (the pool alone
+    /// waits a minute for a connection it cannot make).
     public func reading<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
-        try body(PostgresSession(runner: PostgresStatementRunner(target: .pool(client), context: context)))
+        try onCurrentHost { pool in
+            guard !requestedTarget.alternatives.isEmpty else {
+                return try body(PostgresSession(runner: PostgresStatementRunner(target: .pool(pool.client), context: pool.context)))
+            }
+            let lease = try ConnectionLease.acquire(
+                from: pool.client, timeout: pool.context.options.leaseTimeout, target: pool.context.targetDescription)
+            defer { lease.release() }
+            return try body(PostgresSession(runner: PostgresStatementRunner(target: .connection(lease.connection), context: pool.context)))
+        }
     }
 
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
@@ -124,19 +149,22 @@ public final class PostgresEngine: CatalogueEngine {
     /// Runs `body` in a transaction begun by `begin` on one leased connection: committed when
     /// it returns, rolled back when it throws.
     func inTransaction<T>(_ begin: String, _ body: (PostgresSession) throws -> T) throws -> T {
-        let lease = try ConnectionLease.acquire(from: client, timeout: context.options.leaseTimeout, target: location)
-        defer { lease.release() }
-        let session = PostgresSession(runner: PostgresStatementRunner(target: .connection(lease.connection), context: context))
-        try session.runner.execute(begin)
-        let result: T
-        do {
-            result = try body(session)
-        } catch {
-            try? session.runner.execute("ROLLBACK")
-            throw error
+        try onCurrentHost { pool in
+            let lease = try ConnectionLease.acquire(
+                from: pool.client, timeout: pool.context.options.leaseTimeout, target: pool.context.targetDescription)
+            defer { lease.release() }
+            let session = PostgresSession(runner: PostgresStatementRunner(target: .connection(lease.connection), context: pool.context))
+            try session.runner.execute(begin)
+            let result: T
+            do {
+                result = try body(session)
+            } catch {
+                try? session.runner.execute("ROLLBACK")
+                throw error
+            }
+            try session.runner.execute("COMMIT")
+            return result
         }
-        try session.runner.execute("COMMIT")
-        return result
     }
 
     /// Records that this transaction is this catalogue's: its connection's backend (for

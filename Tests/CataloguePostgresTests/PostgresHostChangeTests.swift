@@ -1,0 +1,166 @@
+#if PostgreSQL
+import CatalogueKit
+import CataloguePostgres
+import Foundation
+import PostgresTestSupport
+import Testing
+
+/// Following a primary that fails over: two servers of the suite's own hold the same catalogue,
+/// and the tests turn the one the catalogue chose read-only (as a demoted primary is) or stop it,
+/// while the other takes writes.
+@Suite("PostgreSQL: a host that fails over is followed", .requiresPostgres, .serialized, .timeLimit(.minutes(5)))
+struct PostgresHostChangeTests {
+    /// Two servers with a migrated catalogue database of the same name, both writable.
+    static func servers(_ name: String) throws -> (first: PostgresTestServer, second: PostgresTestServer) {
+        let first = try PostgresTestServer.start()
+        let second = try PostgresTestServer.start()
+        for server in [first, second] {
+            try server.psql("CREATE DATABASE :\"name\" TEMPLATE \(PostgresTestServer.templateDatabase)", variables: ["name": name])
+            _ = try Catalogue.connect(to: "postgres://postgres@127.0.0.1:\(server.port)/\(name)")
+        }
+        return (first, second)
+    }
+
+    /// Makes `server` read-only (`on`) or writable for every session, those already open too.
+    static func setReadOnly(_ server: PostgresTestServer, _ readOnly: Bool) throws {
+        try server.psql("""
+            SET default_transaction_read_only = off;
+            ALTER SYSTEM SET default_transaction_read_only = \(readOnly ? "on" : "off");
+            SELECT pg_reload_conf();
+            """)
+    }
+
+    static func zedland(_ code: String) -> Country {
+        Country(code: code, name: "Zedland \(code)")
+    }
+
+    @Test("read-write: a write refused by a demoted primary throws; the next runs on the host that took over, and the change stream follows")
+    func demotedPrimary() async throws {
+        let name = "failover_demoted_\(getpid())"
+        let (first, second) = try await onOwnThread { try Self.servers(name) }
+        defer {
+            try? first.stop()
+            try? second.stop()
+        }
+        let url = "postgres://postgres@127.0.0.1:\(first.port),127.0.0.1:\(second.port)/\(name)?target_session_attrs=read-write"
+        let catalogue = try await onOwnThread {
+            try Self.setReadOnly(second, true)
+            return try Catalogue.connect(to: url)
+        }
+        #expect(catalogue.postgres?.target.endpointDescription == "127.0.0.1:\(first.port)")
+        let changes = try await onOwnThread { catalogue.changes(pollingInterval: .milliseconds(20)) }
+        var iterator = changes.makeAsyncIterator()
+
+        // The failover: the first server turns read-only, the second takes writes.
+        try await onOwnThread {
+            try Self.setReadOnly(first, true)
+            try Self.setReadOnly(second, false)
+        }
+        // The pool's connections to the first server see the new setting once it is reloaded.
+        let refused = try await onOwnThread { () -> String? in
+            for _ in 0..<50 {
+                do {
+                    try catalogue.write { try $0.upsert(Self.zedland("ZA")) }
+                } catch {
+                    return "\(error)"
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return nil
+        }
+        #expect(refused?.contains("read-only transaction") == true, "\(refused ?? "every write landed on the demoted server")")
+        _ = try await onOwnThread { try catalogue.write { try $0.upsert(Self.zedland("ZB")) } }
+        #expect(catalogue.postgres?.target.endpointDescription == "127.0.0.1:\(second.port)")
+        #expect(try await onOwnThread { try second.psql("SELECT name FROM country WHERE code = 'ZB'", database: name) } == "Zedland ZB\n")
+        #expect(try await onOwnThread { try first.psql("SELECT count(*) FROM country WHERE code = 'ZB'", database: name) } == "0\n")
+        #expect(try await catalogue.fetch(CatalogueSearch.countries(matching: "zedland zb", mode: .words)).map(\.code) == ["ZB"])
+
+        // Another writer on the second server is heard: the listener moved there (it may take
+        // a reconnection's half second, so the writer writes until it is heard).
+        let other = try await onOwnThread { try Catalogue.connect(to: "postgres://postgres@127.0.0.1:\(second.port)/\(name)") }
+        let written = WrittenIDs()
+        let writer = Task {
+            for letter in UnicodeScalar("A").value...UnicodeScalar("T").value {
+                let country = try await other.write { db in try db.upsert(Self.zedland("Y" + String(UnicodeScalar(letter)!))).record }
+                await written.add(try #require(country.id))
+                try await Task.sleep(for: .milliseconds(300))
+            }
+        }
+        defer { writer.cancel() }
+        while let change = try await iterator.next() {
+            guard change.origin == .elsewhere else { continue }
+            if let ids = change.changedIDs(of: Country.self), await written.containsAny(of: ids) { break }
+        }
+    }
+
+    /// The ids another catalogue wrote, as the test's tasks learn them.
+    actor WrittenIDs {
+        private var ids: Set<Int64> = []
+
+        func add(_ id: Int64) { ids.insert(id) }
+
+        func containsAny(of others: Set<Int64>) -> Bool { !ids.isDisjoint(with: others) }
+    }
+
+    @Test("A host that stops: the call that meets it throws; the next runs on the other host")
+    func stoppedHost() async throws {
+        let name = "failover_stopped_\(getpid())"
+        let (first, second) = try await onOwnThread { try Self.servers(name) }
+        defer {
+            try? first.stop()
+            try? second.stop()
+        }
+        var options = PostgresEngine.Options()
+        options.leaseTimeout = .seconds(3)
+        options.connectTimeout = .seconds(3)
+        let url = "postgres://postgres@127.0.0.1:\(first.port),127.0.0.1:\(second.port)/\(name)"
+        let catalogue = try await onOwnThread { [options] in try Catalogue.connect(to: url, options: options) }
+        #expect(catalogue.postgres?.target.endpointDescription == "127.0.0.1:\(first.port)")
+        #expect(try await catalogue.fetch(CatalogueSearch.countries(matching: "bog", scope: .capital)).map(\.name) == ["Colombia"])
+
+        try await onOwnThread { try first.stopImmediately() }
+        let failed = try await onOwnThread { () -> (any Error)? in
+            do {
+                _ = try catalogue.fetch(CatalogueSearch.countries(matching: "bog", scope: .capital))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(failed != nil, "a search on the stopped server answered")
+        let found = try await onOwnThread { try catalogue.fetch(CatalogueSearch.countries(matching: "bog", scope: .capital)).map(\.name) }
+        #expect(found == ["Colombia"])
+        #expect(catalogue.postgres?.target.endpointDescription == "127.0.0.1:\(second.port)")
+        _ = try await onOwnThread { try catalogue.write { try $0.upsert(Self.zedland("ZC")) } }
+        #expect(try await onOwnThread { try second.psql("SELECT name FROM country WHERE code = 'ZC'", database: name) } == "Zedland ZC\n")
+    }
+
+    @Test("any: a read-only host still serves, and a write it refuses does not change the host")
+    func anyKeepsTheHost() async throws {
+        let name = "failover_any_\(getpid())"
+        let (first, second) = try await onOwnThread { try Self.servers(name) }
+        defer {
+            try? first.stop()
+            try? second.stop()
+        }
+        let url = "postgres://postgres@127.0.0.1:\(first.port),127.0.0.1:\(second.port)/\(name)"
+        let catalogue = try await onOwnThread { try Catalogue.connect(to: url) }
+        try await onOwnThread { try Self.setReadOnly(first, true) }
+        let refused = try await onOwnThread { () -> Bool in
+            for _ in 0..<50 {
+                do {
+                    try catalogue.write { try $0.upsert(Self.zedland("ZD")) }
+                } catch {
+                    return "\(error)".contains("read-only transaction")
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return false
+        }
+        #expect(refused)
+        await #expect(throws: (any Error).self) { try await catalogue.write { try $0.upsert(Self.zedland("ZE")) } }
+        #expect(catalogue.postgres?.target.endpointDescription == "127.0.0.1:\(first.port)")
+        #expect(try await catalogue.fetch(CatalogueSearch.countries(matching: "bog", scope: .capital)).map(\.name) == ["Colombia"])
+    }
+}
+#endif
