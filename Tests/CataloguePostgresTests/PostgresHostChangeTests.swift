@@ -11,14 +11,44 @@ import Testing
 @Suite("PostgreSQL: a host that fails over is followed", .requiresPostgres, .serialized, .timeLimit(.minutes(5)))
 struct PostgresHostChangeTests {
     /// Two servers with a migrated catalogue database of the same name, both writable.
-    static func servers(_ name: String) throws -> (first: PostgresTestServer, second: PostgresTestServer) {
-        let first = try PostgresTestServer.start()
-        let second = try PostgresTestServer.start()
-        for server in [first, second] {
-            try server.psql("CREATE DATABASE :\"name\" TEMPLATE \(PostgresTestServer.templateDatabase)", variables: ["name": name])
-            _ = try Catalogue.connect(to: "postgres://postgres@127.0.0.1:\(server.port)/\(name)")
+    struct Servers {
+        let first: PostgresTestServer
+        let second: PostgresTestServer
+        let name: String
+
+        init(prefix: String) throws {
+            name = "\(prefix)_\(getpid())"
+            first = try PostgresTestServer.start()
+            second = try PostgresTestServer.start()
+            for server in [first, second] {
+                try server.psql("CREATE DATABASE :\"name\" TEMPLATE \(PostgresTestServer.templateDatabase)", variables: ["name": name])
+                _ = try Catalogue.connect(to: "postgres://postgres@127.0.0.1:\(server.port)/\(name)")
+            }
         }
-        return (first, second)
+
+        /// The URL listing both, the first first, with `query`.
+        func url(_ query: String = "") -> String {
+            "postgres://postgres@127.0.0.1:\(first.port),127.0.0.1:\(second.port)/\(name)" + query
+        }
+
+        func stop() {
+            try? first.stop()
+            try? second.stop()
+        }
+    }
+
+    /// Writes with `catalogue` until a write fails (a reloaded setting reaches the pool's open
+    /// sessions within moments), for at most five seconds: the error's text, or nil.
+    static func firstRefusal(of catalogue: Catalogue, code: String) -> String? {
+        for _ in 0..<50 {
+            do {
+                _ = try catalogue.write { try $0.upsert(zedland(code)) }
+            } catch {
+                return "\(error)"
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return nil
     }
 
     /// Makes `server` read-only (`on`) or writable for every session, those already open too.
@@ -36,13 +66,10 @@ struct PostgresHostChangeTests {
 
     @Test("read-write: a write refused by a demoted primary throws; the next runs on the host that took over, and the change stream follows")
     func demotedPrimary() async throws {
-        let name = "failover_demoted_\(getpid())"
-        let (first, second) = try await onOwnThread { try Self.servers(name) }
-        defer {
-            try? first.stop()
-            try? second.stop()
-        }
-        let url = "postgres://postgres@127.0.0.1:\(first.port),127.0.0.1:\(second.port)/\(name)?target_session_attrs=read-write"
+        let servers = try await onOwnThread { try Servers(prefix: "failover_demoted") }
+        defer { servers.stop() }
+        let (first, second, name) = (servers.first, servers.second, servers.name)
+        let url = servers.url("?target_session_attrs=read-write")
         let catalogue = try await onOwnThread {
             try Self.setReadOnly(second, true)
             return try Catalogue.connect(to: url)
@@ -56,18 +83,7 @@ struct PostgresHostChangeTests {
             try Self.setReadOnly(first, true)
             try Self.setReadOnly(second, false)
         }
-        // The pool's connections to the first server see the new setting once it is reloaded.
-        let refused = try await onOwnThread { () -> String? in
-            for _ in 0..<50 {
-                do {
-                    try catalogue.write { try $0.upsert(Self.zedland("ZA")) }
-                } catch {
-                    return "\(error)"
-                }
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-            return nil
-        }
+        let refused = try await onOwnThread { Self.firstRefusal(of: catalogue, code: "ZA") }
         #expect(refused?.contains("read-only transaction") == true, "\(refused ?? "every write landed on the demoted server")")
         _ = try await onOwnThread { try catalogue.write { try $0.upsert(Self.zedland("ZB")) } }
         #expect(catalogue.postgres?.target.endpointDescription == "127.0.0.1:\(second.port)")
@@ -104,17 +120,13 @@ struct PostgresHostChangeTests {
 
     @Test("A host that stops: the call that meets it throws; the next runs on the other host")
     func stoppedHost() async throws {
-        let name = "failover_stopped_\(getpid())"
-        let (first, second) = try await onOwnThread { try Self.servers(name) }
-        defer {
-            try? first.stop()
-            try? second.stop()
-        }
+        let servers = try await onOwnThread { try Servers(prefix: "failover_stopped") }
+        defer { servers.stop() }
+        let (first, second, name) = (servers.first, servers.second, servers.name)
         var options = PostgresEngine.Options()
         options.leaseTimeout = .seconds(3)
         options.connectTimeout = .seconds(3)
-        let url = "postgres://postgres@127.0.0.1:\(first.port),127.0.0.1:\(second.port)/\(name)"
-        let catalogue = try await onOwnThread { [options] in try Catalogue.connect(to: url, options: options) }
+        let catalogue = try await onOwnThread { [options] in try Catalogue.connect(to: servers.url(), options: options) }
         #expect(catalogue.postgres?.target.endpointDescription == "127.0.0.1:\(first.port)")
         #expect(try await catalogue.fetch(CatalogueSearch.countries(matching: "bog", scope: .capital)).map(\.name) == ["Colombia"])
 
@@ -137,29 +149,14 @@ struct PostgresHostChangeTests {
 
     @Test("any: a read-only host still serves, and a write it refuses does not change the host")
     func anyKeepsTheHost() async throws {
-        let name = "failover_any_\(getpid())"
-        let (first, second) = try await onOwnThread { try Self.servers(name) }
-        defer {
-            try? first.stop()
-            try? second.stop()
-        }
-        let url = "postgres://postgres@127.0.0.1:\(first.port),127.0.0.1:\(second.port)/\(name)"
-        let catalogue = try await onOwnThread { try Catalogue.connect(to: url) }
-        try await onOwnThread { try Self.setReadOnly(first, true) }
-        let refused = try await onOwnThread { () -> Bool in
-            for _ in 0..<50 {
-                do {
-                    try catalogue.write { try $0.upsert(Self.zedland("ZD")) }
-                } catch {
-                    return "\(error)".contains("read-only transaction")
-                }
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-            return false
-        }
-        #expect(refused)
+        let servers = try await onOwnThread { try Servers(prefix: "failover_any") }
+        defer { servers.stop() }
+        let catalogue = try await onOwnThread { try Catalogue.connect(to: servers.url()) }
+        try await onOwnThread { try Self.setReadOnly(servers.first, true) }
+        let refused = try await onOwnThread { Self.firstRefusal(of: catalogue, code: "ZD") }
+        #expect(refused?.contains("read-only transaction") == true, "\(refused ?? "every write landed on the read-only server")")
         await #expect(throws: (any Error).self) { try await catalogue.write { try $0.upsert(Self.zedland("ZE")) } }
-        #expect(catalogue.postgres?.target.endpointDescription == "127.0.0.1:\(first.port)")
+        #expect(catalogue.postgres?.target.endpointDescription == "127.0.0.1:\(servers.first.port)")
         #expect(try await catalogue.fetch(CatalogueSearch.countries(matching: "bog", scope: .capital)).map(\.name) == ["Colombia"])
     }
 }
