@@ -61,11 +61,21 @@ struct CatalogueLocation {
     /// several tasks at once (`serve`, `interactive`) or beside a write (`import`); a command
     /// that reads once and exits passes false and reads on the connection that opened the file,
     /// which spares it opening a second one and reading the schema again (about 5 % of a cold
-    /// `catalogue search`).
-    func open(access: CatalogueAccess, writeLockTimeout: Duration? = nil, concurrentReads: Bool = true) throws -> Catalogue {
+    /// `catalogue search`). `hostChanged` is told, in a sentence, when a PostgreSQL catalogue
+    /// with several hosts moves to another (``PostgresEngine/Options/hostChanged``).
+    func open(
+        access: CatalogueAccess, writeLockTimeout: Duration? = nil, concurrentReads: Bool = true,
+        hostChanged: (@Sendable (String) -> Void)? = nil
+    ) throws -> Catalogue {
         if isPostgres {
             #if PostgreSQL
-            return try Catalogue.connect(to: path)
+            var options = PostgresEngine.Options()
+            if let hostChanged {
+                options.hostChanged = { from, to in
+                    hostChanged("PostgreSQL host \(from.endpointDescription) stopped serving the catalogue; now on \(to.endpointDescription)")
+                }
+            }
+            return try Catalogue.connect(to: path, options: options)
             #else
             throw CatalogueLocationError.postgresNotBuilt
             #endif

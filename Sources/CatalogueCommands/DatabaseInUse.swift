@@ -22,16 +22,18 @@ enum DatabaseInUse {
     static let catalogue = CommandState<Catalogue?>(nil)
 
     /// Opens the catalogue at `location` as the command's own: errors are reported against its
-    /// path, and ``close()`` lets it go (see ``CatalogueLocation/open(access:writeLockTimeout:concurrentReads:)``).
+    /// path, and ``close()`` lets it go (see ``CatalogueLocation/open(access:writeLockTimeout:concurrentReads:hostChanged:)``).
     ///
     /// ```swift
     /// let catalogue = try DatabaseInUse.open(CatalogueLocation(db: nil), access: .readOnly)
     /// ```
     static func open(
-        _ location: CatalogueLocation, access: CatalogueAccess, writeLockTimeout: Duration? = nil, concurrentReads: Bool = true
+        _ location: CatalogueLocation, access: CatalogueAccess, writeLockTimeout: Duration? = nil, concurrentReads: Bool = true,
+        hostChanged: (@Sendable (String) -> Void)? = nil
     ) throws -> Catalogue {
         path.withLock { $0 = location.path }
-        let catalogue = try location.open(access: access, writeLockTimeout: writeLockTimeout, concurrentReads: concurrentReads)
+        let catalogue = try location.open(
+            access: access, writeLockTimeout: writeLockTimeout, concurrentReads: concurrentReads, hostChanged: hostChanged)
         self.catalogue.withLock { $0 = catalogue }
         return catalogue
     }

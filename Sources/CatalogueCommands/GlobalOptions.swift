@@ -36,9 +36,14 @@ package struct GlobalOptions: ParsableArguments {
     /// Opens the catalogue: `.readOnly` for the commands that only read (an existing file is
     /// never written, a missing one is created), `.readWrite` for import. A write waits for
     /// another writer up to `writeLockTimeout` (nil: as long as it takes). `concurrentReads`
-    /// gives reads connections of their own (see ``CatalogueLocation/open(access:writeLockTimeout:concurrentReads:)``).
-    package func openCatalogue(access: CatalogueAccess, writeLockTimeout: Duration? = nil, concurrentReads: Bool = true) throws -> Catalogue {
-        try DatabaseInUse.open(location, access: access, writeLockTimeout: writeLockTimeout, concurrentReads: concurrentReads)
+    /// gives reads connections of their own (see ``CatalogueLocation/open(access:writeLockTimeout:concurrentReads:hostChanged:)``);
+    /// `hostChanged` hears, in a sentence, that a PostgreSQL catalogue moved to another host.
+    package func openCatalogue(
+        access: CatalogueAccess, writeLockTimeout: Duration? = nil, concurrentReads: Bool = true,
+        hostChanged: (@Sendable (String) -> Void)? = nil
+    ) throws -> Catalogue {
+        try DatabaseInUse.open(
+            location, access: access, writeLockTimeout: writeLockTimeout, concurrentReads: concurrentReads, hostChanged: hostChanged)
     }
 }
 

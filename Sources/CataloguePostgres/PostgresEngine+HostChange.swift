@@ -95,6 +95,7 @@ extension PostgresEngine {
         }
         guard replaced else { return }
         retire(failed)
+        failed.context.options.hostChanged?(failed.target, target)
         // Listening on the old host would hear nothing more: each listener reconnects.
         let listeners = listenerConnections.withLock { Array($0.values) }
         for connection in listeners {

@@ -40,10 +40,21 @@ extension PostgresEngine {
         /// An embedding app's own migrations, applied after the catalogue's and recorded in
         /// `app_migrations`.
         public var appMigrations: [Migration] = []
+        /// Told when the engine has moved to another of the URL's hosts (the one it used
+        /// stopped answering, or refused a write as read-only under `read-write` or `primary`):
+        /// the host it left and the one it chose, on the thread of the call that met the
+        /// failure. nil: nobody is told. `catalogue serve` logs it.
+        ///
+        /// ```swift
+        /// options.hostChanged = { from, to in
+        ///     print("now on \(to.endpointDescription) (\(from.endpointDescription) stopped serving)")
+        /// }
+        /// ```
+        public var hostChanged: (@Sendable (_ from: PostgresTarget, _ to: PostgresTarget) -> Void)?
 
         /// The defaults: up to 8 connections, 10 s to connect, 15 s to wait for a free
         /// connection, 120 s for a statement, LISTEN/NOTIFY and trigram indexes where the server
-        /// allows, the seed, and no app migrations.
+        /// allows, the seed, no app migrations, and nobody told of a host change.
         public init() {}
     }
 

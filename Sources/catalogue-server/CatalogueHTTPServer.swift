@@ -25,11 +25,13 @@ enum CatalogueHTTPServer {
         if let tokenFile = options.tokenFile, Self.othersMayRead(tokenFile) {
             standardError("catalogue: warning: other users can read the token file \(tokenFile): chmod 600 it")
         }
-        // Without a token nothing is written: the catalogue is opened read-only.
-        let catalogue = try global.openCatalogue(access: serverOptions.importToken == nil ? .readOnly : .readWrite)
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "catalogue.serve")
         logger.logLevel = options.logLevel
+        // Without a token nothing is written: the catalogue is opened read-only.
+        let catalogue = try global.openCatalogue(access: serverOptions.importToken == nil ? .readOnly : .readWrite) { [logger] change in
+            logger.notice("\(change)")
+        }
         let access = serverOptions.importToken == nil
             ? "read-only: imports are refused (start with --token-file to allow them)"
             : "imports allowed with the token from \(options.tokenFile ?? "")"

@@ -109,6 +109,17 @@ struct PostgresHostChangeTests {
         }
     }
 
+    /// The host changes an engine reported, in order.
+    final class HostChanges: @unchecked Sendable {
+        // @unchecked: `changes` is only touched under `lock`.
+        private let lock = NSLock()
+        private var changes: [String] = []
+
+        func append(_ change: String) { lock.withLock { changes.append(change) } }
+
+        var all: [String] { lock.withLock { changes } }
+    }
+
     /// The ids another catalogue wrote, as the test's tasks learn them.
     actor WrittenIDs {
         private var ids: Set<Int64> = []
@@ -118,14 +129,16 @@ struct PostgresHostChangeTests {
         func containsAny(of others: Set<Int64>) -> Bool { !ids.isDisjoint(with: others) }
     }
 
-    @Test("A host that stops: the call that meets it throws; the next runs on the other host")
+    @Test("A host that stops: the call that meets it throws and hostChanged is told; the next runs on the other host")
     func stoppedHost() async throws {
         let servers = try await onOwnThread { try Servers(prefix: "failover_stopped") }
         defer { servers.stop() }
         let (first, second, name) = (servers.first, servers.second, servers.name)
+        let changes = HostChanges()
         var options = PostgresEngine.Options()
         options.leaseTimeout = .seconds(3)
         options.connectTimeout = .seconds(3)
+        options.hostChanged = { from, to in changes.append("\(from.endpointDescription) -> \(to.endpointDescription)") }
         let catalogue = try await onOwnThread { [options] in try Catalogue.connect(to: servers.url(), options: options) }
         #expect(catalogue.postgres?.target.endpointDescription == "127.0.0.1:\(first.port)")
         #expect(try await catalogue.fetch(CatalogueSearch.countries(matching: "bog", scope: .capital)).map(\.name) == ["Colombia"])
@@ -140,6 +153,7 @@ struct PostgresHostChangeTests {
             }
         }
         #expect(failed != nil, "a search on the stopped server answered")
+        #expect(changes.all == ["127.0.0.1:\(first.port) -> 127.0.0.1:\(second.port)"])
         let found = try await onOwnThread { try catalogue.fetch(CatalogueSearch.countries(matching: "bog", scope: .capital)).map(\.name) }
         #expect(found == ["Colombia"])
         #expect(catalogue.postgres?.target.endpointDescription == "127.0.0.1:\(second.port)")

@@ -236,6 +236,48 @@ struct PostgresCommandTests {
         }
     }
 
+    #if Server
+    @Test("serve follows its host's failure to the URL's next host, and logs it", .requiresPostgres)
+    func serveFollowsFailover() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let name = "cli_failover_\(getpid())"
+            let first = try PostgresTestServer.start()
+            let second = try PostgresTestServer.start()
+            defer {
+                try? first.stop()
+                try? second.stop()
+            }
+            for server in [first, second] {
+                try server.psql("CREATE DATABASE :\"name\" TEMPLATE \(PostgresTestServer.templateDatabase)", variables: ["name": name])
+                let migrated = try runner.run(["search", "bog", "--db", "postgres://postgres@127.0.0.1:\(server.port)/\(name)"])
+                #expect(migrated.status == 0, "\(migrated.standardError)")
+            }
+            let url = "postgres://postgres@127.0.0.1:\(first.port),127.0.0.1:\(second.port)/\(name)"
+            let serve = try ServerProcess([], database: url)
+            let address = try #require(serve.address(), "\(serve.standardError)")
+            let search = "http://\(address)/api/countries?q=bog&scope=capital"
+            #expect(try httpRequest(search).status == 200)
+
+            try first.stopImmediately()
+            // The request that meets the stopped server fails; a later one is answered by the other.
+            var statuses: [Int] = []
+            while statuses.last != 200, statuses.count < 10 {
+                statuses.append(try httpRequest(search).status)
+                if statuses.last != 200 { Thread.sleep(forTimeInterval: 0.5) }
+            }
+            #expect(statuses.last == 200, "\(statuses)")
+            #expect(try httpRequest(search).body.contains("Colombia"))
+            #expect(serve.standardError.contains(
+                "PostgreSQL host 127.0.0.1:\(first.port) stopped serving the catalogue; now on 127.0.0.1:\(second.port)"),
+                "\(serve.standardError)")
+            serve.send(SIGTERM)
+            #expect(serve.waitForExit(timeout: 30) == 0)
+        }
+    }
+    #endif
+
     @Test("A catalogue in a schema of its own, chosen by the URL's options or PGOPTIONS; a schema that is not there is one line", .requiresPostgres)
     func schemaOfItsOwn() async throws {
         try await onOwnThread {
