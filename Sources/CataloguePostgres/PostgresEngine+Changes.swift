@@ -12,8 +12,8 @@ import PostgresNIO
 /// - by **LISTEN** on a connection of its own, as they commit, where the server supports it
 ///   (``Capabilities/listenNotify``); notifications from this catalogue's own connections are
 ///   left out (already delivered), and so are those of a catalogue in another schema of the
-///   same database (the channel is the database's). A lost connection is reported as a change of anything
-///   (`tables` nil) once it is back, since notifications sent meanwhile are lost;
+///   same database (the channel is the database's). A lost connection is reported as a change
+///   of anything (`tables` nil) once it is back, since notifications sent meanwhile are lost;
 /// - else by **polling** the change log every `pollingInterval`, by transaction horizon (rows
 ///   of transactions older than every running one are final; a sequence number is not, since
 ///   it is taken before its transaction commits), leaving out this catalogue's own
@@ -113,9 +113,9 @@ extension PostgresEngine {
     /// The change a notification payload describes, the backend that wrote it and the schema of
     /// the catalogue it changed (migration 0006; nil before):
     /// `{"table":"product","op":"insert","ids":[1],"pid":4242,"schema":"public"}` or
-    /// `{"table":"product","op":"insert","reload":true,"pid":4242,"schema":"public"}`. Alias rows are reported as
-    /// changes of their record (the ids are the record's). A payload that does not parse is a
-    /// change of anything.
+    /// `{"table":"product","op":"insert","reload":true,"pid":4242,"schema":"public"}`. Alias rows
+    /// are reported as changes of their record (the ids are the record's). A payload that does
+    /// not parse is a change of anything.
     static func change(fromPayload payload: String) -> (change: DatabaseChange, backend: Int32?, schema: String?) {
         struct Payload: Decodable {
             let table: String

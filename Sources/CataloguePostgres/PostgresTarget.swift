@@ -31,8 +31,9 @@ import Darwin
 /// `&connect_timeout=SECONDS` limits the wait for the server and `&application_name=NAME` names
 /// the client in `pg_stat_activity` ("catalogue" by default); `&options=-c%20search_path%3Dshop`
 /// sends the server settings for the session, as libpq's `options` does: with `search_path`, the
-/// catalogue lives in a schema of its own, so one database can hold several. `client_encoding` and the
-/// `keepalives` settings are accepted and change nothing (the connection is always UTF-8).
+/// catalogue lives in a schema of its own, so one database can hold several. `client_encoding`
+/// and the `keepalives` settings are accepted and change nothing (the connection is always
+/// UTF-8).
 /// ``description`` never shows the password.
 ///
 /// ```swift
@@ -189,8 +190,9 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// (when it exists) and `~/.postgresql/postgresql.key`; `connect_timeout` from
     /// `PGCONNECT_TIMEOUT`; `application_name` from `PGAPPNAME`, else `fallback_application_name`,
     /// else "catalogue"; `target_session_attrs` from `PGTARGETSESSIONATTRS`, else `any`;
-    /// `load_balance_hosts` from `PGLOADBALANCEHOSTS`, else `disable`; `options` from `PGOPTIONS`. A list
-    /// of hosts (in the URL's authority, `host=`, the service's `host` or `PGHOST`) makes
+    /// `load_balance_hosts` from `PGLOADBALANCEHOSTS`, else `disable`; `options` from
+    /// `PGOPTIONS`. A list of hosts (in the URL's authority, `host=`, the service's `host` or
+    /// `PGHOST`) makes
     /// ``alternatives``; `PGPORT` (or the service's `port`) then gives one port for all or one
     /// for each.
     public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {

@@ -61,9 +61,9 @@ enum PostgresTrigramIndexes {
             """)
     }
 
-    /// After migrating: when the indexes are wanted, pg_trgm is installed (where this role may use it) and some are missing
-    /// (the database was made without pg_trgm, or with them switched off), runs 0003 again.
-    /// Returns whether all of them exist in the end.
+    /// After migrating: when the indexes are wanted, pg_trgm is installed (where this role may
+    /// use it) and some are missing (the database was made without pg_trgm, or with them
+    /// switched off), runs 0003 again. Returns whether all of them exist in the end.
     static func ensure(_ runner: PostgresStatementRunner, wanted: Bool, migrations: [Migration]) throws -> Bool {
         let present = try existing(runner)
         guard present < names.count, wanted else { return present == names.count }
