@@ -51,13 +51,20 @@ struct PostgresHostChangeTests {
         return nil
     }
 
-    /// Makes `server` read-only (`on`) or writable for every session, those already open too.
+    /// Makes `server` read-only (`on`) or writable for every session, those already open too;
+    /// returns once a new session sees it (the postmaster reloads its settings on a signal).
     static func setReadOnly(_ server: PostgresTestServer, _ readOnly: Bool) throws {
+        let value = readOnly ? "on" : "off"
         try server.psql("""
             SET default_transaction_read_only = off;
-            ALTER SYSTEM SET default_transaction_read_only = \(readOnly ? "on" : "off");
+            ALTER SYSTEM SET default_transaction_read_only = \(value);
             SELECT pg_reload_conf();
             """)
+        var tries = 0
+        while try server.psql("SHOW default_transaction_read_only") != value + "\n", tries < 100 {
+            tries += 1
+            Thread.sleep(forTimeInterval: 0.05)
+        }
     }
 
     static func zedland(_ code: String) -> Country {
