@@ -110,10 +110,12 @@ struct PostgresHostChangeTests {
             }
         }
         defer { writer.cancel() }
-        while let change = try await iterator.next() {
-            guard change.origin == .elsewhere else { continue }
-            if let ids = change.changedIDs(of: Country.self), await written.containsAny(of: ids) { break }
+        var heard = false
+        while !heard, let change = try await iterator.next() {
+            guard change.origin == .elsewhere, let ids = change.changedIDs(of: Country.self) else { continue }
+            heard = await written.containsAny(of: ids)
         }
+        #expect(heard, "the change stream ended before it heard the writer on the second server")
     }
 
     /// The host changes an engine reported, in order.
