@@ -79,17 +79,12 @@ extension PostgresEngine {
             let now = ContinuousClock.now
             if let last = hostChange.lastAttempt, now - last < Self.hostChoiceInterval { return false }
             hostChange.lastAttempt = now
-            let choosing = PostgresEngineContext(
-                targetDescription: requestedTarget.description, options: failed.context.options,
-                logger: failed.context.logger, tls: failed.context.tls)
+            let choosing = failed.context.naming(requestedTarget.description)
             guard let (chosen, connection) = try? Self.connectToFirstFitting(requestedTarget, context: choosing) else { return false }
             Self.close(connection)
             // The same host again (it restarted): its pool reconnects by itself.
             guard chosen.endpointDescription != failed.target.endpointDescription else { return false }
-            let context = PostgresEngineContext(
-                targetDescription: chosen.description, options: failed.context.options,
-                logger: failed.context.logger, tls: failed.context.tls)
-            pool.withLock { $0 = PostgresHostPool(target: chosen, context: context) }
+            pool.withLock { $0 = PostgresHostPool(target: chosen, context: failed.context.naming(chosen.description)) }
             hostChange.replaced.append(failed)
             return true
         }

@@ -77,8 +77,7 @@ extension PostgresEngine {
         let sql = "SELECT pg_is_in_recovery()::int, (current_setting('transaction_read_only') = 'on')::int"
         let runner = PostgresStatementRunner(
             target: .connection(connection),
-            context: PostgresEngineContext(
-                targetDescription: target.description, options: context.options, logger: context.logger, tls: context.tls))
+            context: context.naming(target.description))
         guard let row = try runner.rows(SQLFragment(sql)).first else {
             throw PostgresEngineError.unusable(target: target.description, reason: "the server did not say whether it is a standby")
         }

@@ -81,12 +81,12 @@ public final class PostgresEngine: CatalogueEngine {
         var logger = Logger(label: "catalogue.postgres")
         logger.logLevel = .critical
         let tls = try PostgresTLS(target: target)
-        let (chosen, connection) = try Self.connectToFirstFitting(
-            target, context: PostgresEngineContext(targetDescription: target.description, options: options, logger: logger, tls: tls))
+        let choosing = PostgresEngineContext(targetDescription: target.description, options: options, logger: logger, tls: tls)
+        let (chosen, connection) = try Self.connectToFirstFitting(target, context: choosing)
         defer { Self.close(connection) }
         let requestedTarget = target
         let target = chosen
-        let context = PostgresEngineContext(targetDescription: target.description, options: options, logger: logger, tls: tls)
+        let context = choosing.naming(target.description)
         self.requestedTarget = requestedTarget
         let runner = PostgresStatementRunner(target: .connection(connection), context: context)
         let server = try Self.checkServer(runner, target: target.description, options: options)

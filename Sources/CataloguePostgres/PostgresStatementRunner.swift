@@ -81,5 +81,11 @@ struct PostgresEngineContext: Sendable {
     let logger: Logger
     /// The TLS settings of every connection.
     let tls: PostgresTLS
+
+    /// The same options, logger and TLS, with messages naming `description` (another host, or
+    /// the URL's list of hosts).
+    func naming(_ description: String) -> PostgresEngineContext {
+        PostgresEngineContext(targetDescription: description, options: options, logger: logger, tls: tls)
+    }
 }
 #endif
