@@ -64,7 +64,8 @@ struct TerminalEscapeTests {
     func controlCharactersKept() throws {
         let runner = try CommandRunner()
         defer { runner.cleanUp() }
-        let names = (0..<32).map { "Ctl \($0) <" + String(UnicodeScalar(UInt8($0))) + ">" } + ["Del <\u{7F}>", "C1 <\u{85}\u{9B}>"]
+        let controls: [String] = (0..<32).map { (code: UInt8) -> String in "Ctl \(code) <\(String(UnicodeScalar(code)))>" }
+        let names = controls + ["Del <\u{7F}>", "C1 <\u{85}\u{9B}>"]
         let csv = "name,type\n" + names.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\",ctl\n" }.joined()
         let file = runner.directory.appendingPathComponent("ctl.csv").path
         try Data(csv.utf8).write(to: URL(fileURLWithPath: file))

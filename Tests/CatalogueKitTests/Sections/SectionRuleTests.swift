@@ -31,7 +31,8 @@ struct SectionRuleTests {
 
     @Test("The default index is A–Z then #")
     func defaultIndex() {
-        #expect(InitialLetterSectionRule().indexTitles == "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init) + ["#"])
+        let letters: [String] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map { String($0) }
+        #expect(InitialLetterSectionRule().indexTitles == letters + ["#"])
     }
 
     @Test("A host app's rule replaces the default: Swedish Å, Ä, Ö after Z")
