@@ -40,13 +40,15 @@ struct JSONWriterTests {
             json.number(.nan)
             json.number(.infinity)
             json.integer(Int64.min)
+            json.integer(0)
+            json.integer(Int64.max)
             json.bool(false)
             json.null()
             json.object { _ in }
             json.array { _ in }
         }
         #expect(String(decoding: json.bytes, as: UTF8.self)
-            == #"["a\"b\\c\n\r\t\u0000\u001fé🇨🇴",499,0.1,1e+20,null,null,-9223372036854775808,false,null,{},[]]"#)
+            == #"["a\"b\\c\n\r\t\u0000\u001fé🇨🇴",499,0.1,1e+20,null,null,-9223372036854775808,0,9223372036854775807,false,null,{},[]]"#)
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [Any])
         #expect(parsed.first as? String == "a\"b\\c\n\r\t\u{0}\u{1F}é🇨🇴")
     }
