@@ -76,7 +76,10 @@ enum EngineUnderTest: String, Sendable, CustomTestStringConvertible {
             return TestStore(engine: self, location: path, catalogue: try Catalogue(path: path, seed: seed), seed: seed)
         case .postgres:
             #if PostgreSQL
-            let database = try PostgresTestServer.shared().createDatabase(prefix: "engine")
+            let server = try PostgresTestServer.shared()
+            let database = seed
+                ? try server.createDatabase(prefix: "engine", template: try Self.seededPostgresTemplate.get())
+                : try server.createDatabase(prefix: "engine")
             var options = PostgresEngine.Options()
             options.seed = seed
             return TestStore(engine: self, location: database.url, catalogue: try Catalogue.connect(to: database.url, options: options), seed: seed)
@@ -85,6 +88,32 @@ enum EngineUnderTest: String, Sendable, CustomTestStringConvertible {
             #endif
         }
     }
+
+    #if PostgreSQL
+    /// A database the PostgreSQL engine migrated and seeded once, which each seeded store is a
+    /// copy of (`CREATE DATABASE … TEMPLATE`): the same tables, rows and sequences as a seeding of
+    /// its own, in 0.2 s instead of the 1.6 s that migrating and seeding take (measured with the
+    /// debug binary). Unseeded stores start from the server's empty template and migrate as
+    /// before, and the migration and first-use tests make their databases themselves.
+    private static let seededPostgresTemplate = Result<String, any Error> {
+        let server = try PostgresTestServer.shared()
+        let database = try server.createDatabase(prefix: "engine_seeded")
+        var options = PostgresEngine.Options()
+        options.seed = true
+        // The catalogue's pool closes its connections when it goes; a template must have none.
+        _ = try Catalogue.connect(to: database.url, options: options)
+        let deadline = Date().addingTimeInterval(60)
+        let sessions = "SELECT count(*) FROM pg_stat_activity WHERE datname = :'name' AND pid <> pg_backend_pid()"
+        while try server.psql(sessions, variables: ["name": database.name]) != "0\n" {
+            guard Date() < deadline else {
+                throw PostgresTestServerError.commandFailed(
+                    command: "wait for the seeded template's connections to close", status: 1, output: "still open after 60 s")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return database.name
+    }
+    #endif
 
     /// A seeded catalogue shared by the read-only tests of this run, one per engine.
     func sharedSeededCatalogue() throws -> Catalogue {
