@@ -102,14 +102,9 @@ enum EngineUnderTest: String, Sendable, CustomTestStringConvertible {
         options.seed = true
         // The catalogue's pool closes its connections when it goes; a template must have none.
         _ = try Catalogue.connect(to: database.url, options: options)
-        let deadline = Date().addingTimeInterval(60)
-        let sessions = "SELECT count(*) FROM pg_stat_activity WHERE datname = :'name' AND pid <> pg_backend_pid()"
-        while try server.psql(sessions, variables: ["name": database.name]) != "0\n" {
-            guard Date() < deadline else {
-                throw PostgresTestServerError.commandFailed(
-                    command: "wait for the seeded template's connections to close", status: 1, output: "still open after 60 s")
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+        guard try database.waitForNoSessions(timeout: 60) else {
+            throw PostgresTestServerError.commandFailed(
+                command: "wait for the seeded template's connections to close", status: 1, output: "still open after 60 s")
         }
         return database.name
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A database of its own on a ``PostgresTestServer``, copied from its template (so `pg_trgm`
 /// and `unaccent` are installed). Removed with the server, or earlier by ``drop()``.
 ///
@@ -21,6 +23,19 @@ public struct PostgresTestDatabase: Sendable {
         _ sql: String, variables: [String: String] = [:], user: String? = nil, password: String? = nil, overTCP: Bool = false
     ) throws -> String {
         try server.psql(sql, database: name, variables: variables, user: user, password: password, overTCP: overTCP)
+    }
+
+    /// Waits until no other session is connected to this database (a killed client's server
+    /// process has ended its transaction; a catalogue that went has closed its pool, as a
+    /// template must have no connections); false after `timeout` seconds.
+    public func waitForNoSessions(timeout: TimeInterval = 120) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        let query = "SELECT count(*) FROM pg_stat_activity WHERE datname = :'name' AND pid <> pg_backend_pid()"
+        while true {
+            if try server.psql(query, variables: ["name": name]) == "0\n" { return true }
+            if Date() > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
     }
 
     /// Drops the database, ending its connections.

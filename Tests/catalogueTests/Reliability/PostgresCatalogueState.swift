@@ -25,17 +25,5 @@ struct PostgresCatalogueState: Equatable, CustomStringConvertible {
     }
 
     var description: String { "\(products) products, md5 \(checksum)" }
-
-    /// Waits until no other session is connected to `database` (a killed client's server
-    /// process has ended its transaction, committed or not); false after `timeout` seconds.
-    static func waitForNoSessions(on database: PostgresTestDatabase, timeout: TimeInterval = 120) throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        let query = "SELECT count(*) FROM pg_stat_activity WHERE datname = :'name' AND pid <> pg_backend_pid()"
-        while true {
-            if try database.server.psql(query, variables: ["name": database.name]) == "0\n" { return true }
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-    }
 }
 #endif

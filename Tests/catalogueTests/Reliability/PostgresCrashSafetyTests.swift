@@ -63,7 +63,7 @@ struct PostgresCrashSafetyTests {
         let baseline = try server.createDatabase(prefix: "crash_baseline")
         let seeded = try ChildProcess(["search", "x"], database: baseline.url).wait()
         try #require(seeded.status == 0, "\(seeded.error)")
-        try #require(try PostgresCatalogueState.waitForNoSessions(on: baseline))
+        try #require(try baseline.waitForNoSessions())
         let before = try PostgresCatalogueState(baseline)
 
         // How long a whole import takes here, to spread the kills over it, and the state every
@@ -73,7 +73,7 @@ struct PostgresCrashSafetyTests {
         let complete = try ChildProcess(["import", "products", csv], database: reference.url).wait()
         let duration = Date().timeIntervalSince(start)
         try #require(complete.status == 0, "\(complete.error)")
-        try #require(try PostgresCatalogueState.waitForNoSessions(on: reference))
+        try #require(try reference.waitForNoSessions())
         let after = try PostgresCatalogueState(reference)
         try #require(after.products == before.products + Self.rows, "the reference import did not import every row: \(after)")
         try reference.drop()
@@ -110,7 +110,7 @@ struct PostgresCrashSafetyTests {
             }
 
             // A killed client's server process may still be finishing its transaction.
-            #expect(try PostgresCatalogueState.waitForNoSessions(on: database), "trial \(trial): sessions still open")
+            #expect(try database.waitForNoSessions(), "trial \(trial): sessions still open")
             let state = try PostgresCatalogueState(database)
             let landed: Bool? = state == before ? false : (state == after ? true : nil)
             #expect(landed != nil, "trial \(trial) after \(moment.delay) s: neither the old nor the new catalogue: \(state)")
