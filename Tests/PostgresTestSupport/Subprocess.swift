@@ -65,18 +65,7 @@ enum Subprocess {
         var output = Data()
         var errorOutput = Data()
         if outputFile == nil {
-            let group = DispatchGroup()
-            let queue = DispatchQueue(label: "Subprocess.stderr")
-            group.enter()
-            let errorHandle = errorPipe.fileHandleForReading
-            let box = DataBox()
-            queue.async {
-                box.data = errorHandle.readDataToEndOfFile()
-                group.leave()
-            }
-            output = outputPipe.fileHandleForReading.readDataToEndOfFile()
-            group.wait()
-            errorOutput = box.data
+            (output, errorOutput) = readPipesToEnd(output: outputPipe, error: errorPipe)
         }
         process.waitUntilExit()
         if let outputFile {
@@ -101,10 +90,5 @@ enum Subprocess {
     /// This process's environment without the `PG*` variables libpq and the server programs read.
     static func cleanEnvironment() -> [String: String] {
         ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PG") }
-    }
-
-    /// Holds the bytes read on another thread; read only after the group is waited on.
-    private final class DataBox: @unchecked Sendable {
-        var data = Data()
     }
 }

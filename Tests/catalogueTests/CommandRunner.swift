@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// Runs the built `catalogue` binary, as a user would, against a private database.
@@ -59,9 +60,8 @@ struct CommandRunner {
         try process.run()
         if let input { standardInput.fileHandleForWriting.write(input) }
         try standardInput.fileHandleForWriting.close()
-        // Read both pipes before waiting, so a large output cannot fill a pipe and block.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        // Read both pipes, at once, before waiting, so a large output cannot fill a pipe and block.
+        let (outputData, errorData) = readPipesToEnd(output: output, error: error)
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus,

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 
 /// A `catalogue` process started in the background, for tests that kill it or run several at
 /// once.
@@ -57,8 +58,7 @@ final class ChildProcess {
 
     /// Waits for exit; returns how the process ended, with its output.
     func waitForOutcome() -> Outcome {
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        let (outputData, errorData) = readPipesToEnd(output: output, error: error)
         process.waitUntilExit()
         return Outcome(
             status: process.terminationStatus, killedBySignal: process.terminationReason == .uncaughtSignal,
@@ -88,8 +88,7 @@ func sqliteValue(_ database: String, _ sql: String) throws -> String {
     process.standardError = error
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    let (data, errorData) = readPipesToEnd(output: output, error: error)
     process.waitUntilExit()
     let message = String(decoding: errorData, as: UTF8.self)
     guard process.terminationStatus == 0, message.isEmpty else {

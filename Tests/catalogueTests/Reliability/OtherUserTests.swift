@@ -27,8 +27,7 @@ struct OtherUserTests {
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        let (outputData, errorData) = readPipesToEnd(output: output, error: error)
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
     }
