@@ -56,6 +56,11 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
     static func describing(_ error: any Error, target: String, connecting: Bool = false) -> any Error {
         let error = unwrapped(error)
         if error is PostgresEngineError || error is CancellationError { return error }
+        // What postgres-nio's COPY writer throws once the connection has closed.
+        if let legacy = error as? PostgresError, case .connectionClosed = legacy {
+            return PostgresEngineError.cannotConnect(
+                target: target, reason: connecting ? "the server closed the connection" : "connection lost: the server closed the connection")
+        }
         guard let psql = error as? PSQLError else { return error }
         if let server = psql.serverInfo, let message = server[.message] {
             var text = message

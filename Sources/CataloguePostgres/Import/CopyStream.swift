@@ -14,18 +14,24 @@ final class CopyStream: @unchecked Sendable {
     private static let buffersInFlight = 4
 
     private let chunks: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
-    private let credits = DispatchSemaphore(value: CopyStream.buffersInFlight)
+    /// One credit per buffer that may be in flight. Made at 0 and given its credits in `init`:
+    /// libdispatch traps ("semaphore object deallocated while in use") when a semaphore goes
+    /// with a lower value than it was made with, and a COPY that fails with buffers still queued
+    /// (its server gone) never gives their credits back.
+    private let credits = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     private let failure = ResultBox<Void>()
     private let failed = Locked(false)
     private var buffer = ByteBuffer()
     private var finished = false
 
-    /// Starts `COPY table (columns) FROM STDIN` on `connection`.
-    init(connection: PostgresConnection, table: String, columns: [String], logger: Logger) {
+    /// Starts `COPY table (columns) FROM STDIN` on `connection`, whose server `target` names in
+    /// its errors (``PostgresEngineError``).
+    init(connection: PostgresConnection, table: String, columns: [String], target: String, logger: Logger) {
         let (stream, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
         chunks = continuation
         buffer.reserveCapacity(Self.bufferBytes + 4096)
+        for _ in 0..<Self.buffersInFlight { credits.signal() }
         let credits = self.credits, done = self.done, failure = self.failure, failed = self.failed
         Task.detached(executorPreference: BridgeExecutor.shared) {
             do {
@@ -37,7 +43,7 @@ final class CopyStream: @unchecked Sendable {
                 }
                 failure.set(.success(()))
             } catch {
-                failure.set(.failure(error))
+                failure.set(.failure(PostgresEngineError.describing(error, target: target)))
                 failed.withLock { $0 = true }
                 // Wake a writer waiting for a credit: it finds the failure.
                 credits.signal()

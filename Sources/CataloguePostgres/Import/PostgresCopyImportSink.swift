@@ -48,7 +48,8 @@ final class PostgresCopyImportSink<R: ImportableRecord>: ImportSink {
 
     /// Starts a COPY of staged rows (see ``appendRow(to:line:written:vectors:assigned:)``).
     static func startCopy(connection: PostgresConnection, runner: PostgresStatementRunner, columns: [String]) -> CopyStream {
-        CopyStream(connection: connection, table: stagingTable, columns: ["line"] + columns + ["assigned"], logger: runner.context.logger)
+        CopyStream(connection: connection, table: stagingTable, columns: ["line"] + columns + ["assigned"],
+            target: runner.context.targetDescription, logger: runner.context.logger)
     }
 
     /// One staged row in COPY's text format: its line, written values, tsvector words and mask.

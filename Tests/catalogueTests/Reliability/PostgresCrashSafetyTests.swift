@@ -102,6 +102,16 @@ struct PostgresCrashSafetyTests {
                 // The client lost its server before it had finished (an import that finished
                 // first exits 0).
                 reachedRunningImport = moment.wasRunning && outcome.status != 0
+                // Losing its server is an error the client reports in one line, not a crash
+                // (before: libdispatch trapped on the COPY's semaphore, SIGILL).
+                if outcome.status != 0 {
+                    let exit = "\(outcome.killedBySignal ? "signal" : "status") \(outcome.status)"
+                    #expect(!outcome.killedBySignal && outcome.status == 1,
+                            "trial \(trial): the import ended with \(exit): \(outcome.error.prefix(2_000))")
+                    #expect(outcome.error.hasPrefix("catalogue: error: ") && outcome.error.filter { $0 == "\n" }.count == 1
+                                && outcome.error.contains("@127.0.0.1:\(server.port)/"),
+                            "trial \(trial): not one error line naming the server: \(outcome.error.prefix(2_000))")
+                }
                 try server.restart()
             }
             if !reachedRunningImport {
