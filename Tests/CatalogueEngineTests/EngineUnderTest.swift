@@ -77,9 +77,8 @@ enum EngineUnderTest: String, Sendable, CustomTestStringConvertible {
         case .postgres:
             #if PostgreSQL
             let server = try PostgresTestServer.shared()
-            let database = seed
-                ? try server.createDatabase(prefix: "engine", template: try Self.seededPostgresTemplate.get())
-                : try server.createDatabase(prefix: "engine")
+            let template = seed ? Self.seededPostgresTemplate : Self.unseededPostgresTemplate
+            let database = try server.createDatabase(prefix: "engine", template: try template.get())
             var options = PostgresEngine.Options()
             options.seed = seed
             return TestStore(engine: self, location: database.url, catalogue: try Catalogue.connect(to: database.url, options: options), seed: seed)
@@ -93,18 +92,23 @@ enum EngineUnderTest: String, Sendable, CustomTestStringConvertible {
     /// A database the PostgreSQL engine migrated and seeded once, which each seeded store is a
     /// copy of (`CREATE DATABASE … TEMPLATE`): the same tables, rows and sequences as a seeding of
     /// its own, in 0.2 s instead of the 1.6 s that migrating and seeding take (measured with the
-    /// debug binary). Unseeded stores start from the server's empty template and migrate as
-    /// before, and the migration and first-use tests make their databases themselves.
-    private static let seededPostgresTemplate = Result<String, any Error> {
+    /// debug binary). The migration and first-use tests make their databases themselves.
+    private static let seededPostgresTemplate = Result<String, any Error> { try makePostgresTemplate(seed: true) }
+    /// The same, migrated and not seeded, for the stores made with `seed: false`.
+    private static let unseededPostgresTemplate = Result<String, any Error> { try makePostgresTemplate(seed: false) }
+
+    /// A new database the PostgreSQL engine has migrated (and seeded when `seed` is true), with
+    /// no connection left open on it, as a template must be.
+    private static func makePostgresTemplate(seed: Bool) throws -> String {
         let server = try PostgresTestServer.shared()
-        let database = try server.createDatabase(prefix: "engine_seeded")
+        let database = try server.createDatabase(prefix: seed ? "engine_seeded" : "engine_migrated")
         var options = PostgresEngine.Options()
-        options.seed = true
+        options.seed = seed
         // The catalogue's pool closes its connections when it goes; a template must have none.
         _ = try Catalogue.connect(to: database.url, options: options)
         guard try database.waitForNoSessions(timeout: 60) else {
             throw PostgresTestServerError.commandFailed(
-                command: "wait for the seeded template's connections to close", status: 1, output: "still open after 60 s")
+                command: "wait for the \(seed ? "seeded" : "migrated") template's connections to close", status: 1, output: "still open after 60 s")
         }
         return database.name
     }
