@@ -58,8 +58,7 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
         if error is PostgresEngineError || error is CancellationError { return error }
         // What postgres-nio's COPY writer throws once the connection has closed.
         if let legacy = error as? PostgresError, case .connectionClosed = legacy {
-            return PostgresEngineError.cannotConnect(
-                target: target, reason: connecting ? "the server closed the connection" : "connection lost: the server closed the connection")
+            return connectionFailure(target: target, reason: serverClosedConnection, connecting: connecting)
         }
         guard let psql = error as? PSQLError else { return error }
         if let server = psql.serverInfo, let message = server[.message] {
@@ -68,10 +67,16 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
             if connecting { return PostgresEngineError.cannotConnect(target: target, reason: text) }
             return PostgresEngineError.server(target: target, message: text, code: server[.sqlState] ?? "?")
         }
-        let reason = connectionReason(psql)
-        return connecting
-            ? PostgresEngineError.cannotConnect(target: target, reason: reason)
-            : PostgresEngineError.cannotConnect(target: target, reason: "connection lost: " + reason)
+        return connectionFailure(target: target, reason: connectionReason(psql), connecting: connecting)
+    }
+
+    /// The reason given when the server closed a connection.
+    static let serverClosedConnection = "the server closed the connection"
+
+    /// A connection to `target` that failed for `reason`: while `connecting`, or once made
+    /// ("connection lost: …").
+    static func connectionFailure(target: String, reason: String, connecting: Bool) -> PostgresEngineError {
+        .cannotConnect(target: target, reason: connecting ? reason : "connection lost: " + reason)
     }
 
     /// A short reason for a failure without a server message.
@@ -95,7 +100,7 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
             if underlying.lowercased().contains("resolve") || underlying.contains("NXDOMAIN") || underlying.contains("UnknownHost") {
                 return "unknown host (its name could not be resolved)"
             }
-            if error.code == .serverClosedConnection || error.code == .uncleanShutdown { return "the server closed the connection" }
+            if error.code == .serverClosedConnection || error.code == .uncleanShutdown { return serverClosedConnection }
             return underlying.isEmpty ? "\(error.code)" : underlying
         default:
             let underlying = error.underlying.map { "\($0)" } ?? ""

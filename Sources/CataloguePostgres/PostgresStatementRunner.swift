@@ -35,8 +35,8 @@ struct PostgresStatementRunner: Sendable {
                 // would wait for ever on its ROLLBACK. A query the connection still held when it
                 // closed is failed by postgres-nio itself.
                 guard !connection.isClosed else {
-                    throw PostgresEngineError.cannotConnect(
-                        target: context.targetDescription, reason: "connection lost: the server closed the connection")
+                    throw PostgresEngineError.connectionFailure(
+                        target: context.targetDescription, reason: PostgresEngineError.serverClosedConnection, connecting: false)
                 }
                 return try await connection.query(postgresQuery, logger: context.logger).collect()
             }

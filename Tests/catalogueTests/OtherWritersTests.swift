@@ -17,8 +17,8 @@ struct OtherWritersTests {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let (data, errorData) = readPipesToEnd(output: output, error: error)
+        let errorText = String(decoding: errorData, as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "sqlite3 failed: \(errorText)")
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
