@@ -14,8 +14,10 @@ import Foundation
 enum BlockingBridge {
     /// Runs `operation` and waits for its result, at most `timeout` (nil: no limit). On timeout
     /// the task is cancelled and ``PostgresEngineError/timedOut(target:what:after:)`` thrown.
+    /// With a `probe`, a wait that lasts ``HostProbe/interval`` asks it whether the host answers
+    /// at all; when it does not, the task is cancelled and the probe's error thrown.
     static func run<T: Sendable>(
-        timeout: Duration?, target: String, what: @autoclosure () -> String,
+        timeout: Duration?, target: String, what: @autoclosure () -> String, probe: HostProbe? = nil,
         _ operation: @escaping @Sendable () async throws -> T
     ) throws -> T {
         let semaphore = DispatchSemaphore(value: 0)
@@ -26,15 +28,36 @@ enum BlockingBridge {
             box.set(result)
             semaphore.signal()
         }
-        if let timeout {
-            if semaphore.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
-                task.cancel()
-                throw PostgresEngineError.timedOut(target: target, what: what(), after: timeout)
-            }
-        } else {
-            semaphore.wait()
+        let signalled: Bool
+        do {
+            signalled = try wait(for: semaphore, timeout: timeout, probe: probe)
+        } catch {
+            task.cancel()
+            throw error
+        }
+        if !signalled, let timeout {
+            task.cancel()
+            throw PostgresEngineError.timedOut(target: target, what: what(), after: timeout)
         }
         return try box.get()
+    }
+
+    /// Waits for `semaphore`, at most `timeout` (nil: no limit); false when the time ran out.
+    /// With a `probe`, once the wait has lasted ``HostProbe/interval``, checks (once) that the
+    /// host answers, and throws the probe's error when it does not.
+    static func wait(for semaphore: DispatchSemaphore, timeout: Duration?, probe: HostProbe?) throws -> Bool {
+        let deadline = timeout.map { DispatchTime.now() + $0.dispatchInterval }
+        if let probe {
+            let probeTime = DispatchTime.now() + HostProbe.interval.dispatchInterval
+            if semaphore.wait(timeout: deadline.map { min($0, probeTime) } ?? probeTime) == .success { return true }
+            if let deadline, DispatchTime.now() >= deadline { return false }
+            try probe.check()
+        }
+        guard let deadline else {
+            semaphore.wait()
+            return true
+        }
+        return semaphore.wait(timeout: deadline) == .success
     }
 }
 

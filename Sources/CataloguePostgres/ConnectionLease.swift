@@ -19,9 +19,12 @@ final class ConnectionLease: @unchecked Sendable {
     /// pool had no connection to give in time.
     static let waitingForConnection = "waiting for a connection"
 
-    /// Leases a connection of `client`, waiting at most `timeout` for one (a pool whose
-    /// server is gone waits for ever otherwise).
-    static func acquire(from client: PostgresClient, timeout: Duration?, target: String) throws -> ConnectionLease {
+    /// Leases a connection of `pool`, waiting at most `timeout` for one (a pool whose server is
+    /// gone waits for ever otherwise). A wait that lasts ``HostProbe/interval`` checks that the
+    /// host answers at all (``HostProbe``), and throws why not at once.
+    static func acquire(from pool: PostgresHostPool, timeout: Duration?) throws -> ConnectionLease {
+        let client = pool.client
+        let target = pool.context.targetDescription
         let (releasedStream, released) = AsyncStream<Void>.makeStream()
         let semaphore = DispatchSemaphore(value: 0)
         let box = ResultBox<PostgresConnection>()
@@ -38,11 +41,16 @@ final class ConnectionLease: @unchecked Sendable {
                 semaphore.signal()
             }
         }
-        if let timeout, semaphore.wait(timeout: .now() + timeout.dispatchInterval) == .timedOut {
+        let signalled: Bool
+        do {
+            signalled = try BlockingBridge.wait(for: semaphore, timeout: timeout, probe: pool.probe)
+        } catch {
+            task.cancel()
+            throw error
+        }
+        if !signalled, let timeout {
             task.cancel()
             throw PostgresEngineError.timedOut(target: target, what: Self.waitingForConnection, after: timeout)
-        } else if timeout == nil {
-            semaphore.wait()
         }
         do {
             return ConnectionLease(connection: try box.get(), released: released)

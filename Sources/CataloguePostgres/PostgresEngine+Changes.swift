@@ -23,7 +23,8 @@ extension PostgresEngine {
     /// changed a row (the log's rows are never updated, and the pruning keeps the last hour).
     public func changeToken() throws -> ChangeToken {
         let sql = "SELECT coalesce(max(seq), 0), count(*) FROM catalogue_change"
-        let runner = PostgresStatementRunner(target: .pool(client), context: context)
+        let pool = currentPool
+        let runner = PostgresStatementRunner(target: .pool(pool), context: pool.context)
         guard let row = try runner.rows(SQLFragment(sql)).first else { return ChangeToken(0, 0) }
         let cells = PostgresRecordRow(row, sql: sql)
         return ChangeToken(try cells.decodeInteger(at: 0), try cells.decodeInteger(at: 1))
@@ -141,7 +142,8 @@ extension PostgresEngine {
     /// The current snapshot (`xmin:xmax:running`), as text.
     func currentSnapshot() throws -> String {
         let sql = "SELECT pg_current_snapshot()::text"
-        let runner = PostgresStatementRunner(target: .pool(client), context: context)
+        let pool = currentPool
+        let runner = PostgresStatementRunner(target: .pool(pool), context: pool.context)
         guard let row = try runner.rows(SQLFragment(sql)).first else { return "0:0:" }
         return try PostgresRecordRow(row, sql: sql).decodeText(at: 0)
     }

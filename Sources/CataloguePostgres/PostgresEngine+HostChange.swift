@@ -39,11 +39,13 @@ extension PostgresEngine {
     /// How long after a failed choice the next may be made.
     static let hostChoiceInterval: Duration = .seconds(1)
 
-    /// Runs `body` on the current host and pool; when it throws an error that means the host no
-    /// longer serves this catalogue, chooses a host again before rethrowing it.
+    /// Runs `body` on the current host and pool (see ``availablePool(_:)``); when it throws an
+    /// error that means the host no longer serves this catalogue, chooses a host again before
+    /// rethrowing it.
     func onCurrentHost<T>(_ body: (PostgresHostPool) throws -> T) throws -> T {
-        let pool = currentPool
+        var pool = currentPool
         do {
+            pool = try availablePool(pool)
             return try body(pool)
         } catch {
             if !requestedTarget.alternatives.isEmpty, Self.meansAnotherHost(error, attributes: requestedTarget.sessionAttributes) {
@@ -53,21 +55,31 @@ extension PostgresEngine {
         }
     }
 
+    /// `pool`, unless its ``HostProbe`` found its host out of reach: then the probe's error
+    /// (within ``HostProbe/interval`` of that dial, without dialling), or, when a new dial
+    /// answers, a new pool for the same host, whose connections are made at once (the old one's
+    /// may be backing off for up to a minute). The old pool is retired as a replaced one is.
+    func availablePool(_ pool: PostgresHostPool) throws -> PostgresHostPool {
+        guard pool.probe.foundUnreachable else { return pool }
+        try pool.probe.check()
+        let renewed = hostChange.lock.withLock { () -> Bool in
+            guard currentPool === pool else { return false }
+            self.pool.withLock { $0 = PostgresHostPool(target: pool.target, context: pool.context) }
+            hostChange.replaced.append(pool)
+            return true
+        }
+        if renewed { retire(pool) }
+        return currentPool
+    }
+
     /// Whether `error` says the host cannot serve a catalogue that wants `attributes`: it
     /// could not be reached or closed the connection, shut down or is starting, or (for
     /// `read-write` and `primary`) refused a write as read-only (SQLSTATE 25006).
     static func meansAnotherHost(_ error: any Error, attributes: PostgresSessionAttributes) -> Bool {
-        switch PostgresEngineError.describing(error, target: "") as? PostgresEngineError {
-        case .cannotConnect?:
-            return true
-        case .timedOut(_, let what, _)?:
-            return what == ConnectionLease.waitingForConnection
-        case .server(_, _, let code)?:
-            if code.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(code) { return true }
-            return code == "25006" && (attributes == .readWrite || attributes == .primary)
-        default:
-            return false
-        }
+        guard let error = PostgresEngineError.describing(error, target: "") as? PostgresEngineError else { return false }
+        if error.isDatabaseUnavailable { return true }
+        guard case .server(_, _, let code) = error else { return false }
+        return code == "25006" && (attributes == .readWrite || attributes == .primary)
     }
 
     /// Chooses among the URL's hosts again, unless another call already replaced `failed` or

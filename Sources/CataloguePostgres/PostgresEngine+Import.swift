@@ -20,7 +20,7 @@ extension PostgresEngine {
         progress: ((ImportProgress) -> Void)?, skipped: ((ImportIssue) -> Void)?
     ) throws -> ImportCounts {
         let context = pool.context
-        let lease = try ConnectionLease.acquire(from: pool.client, timeout: context.options.leaseTimeout, target: context.targetDescription)
+        let lease = try ConnectionLease.acquire(from: pool, timeout: context.options.leaseTimeout)
         defer { lease.release() }
         // No statement deadline: a COPY and its merge take as long as the file is long.
         var unlimited = context.options

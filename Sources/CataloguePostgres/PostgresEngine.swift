@@ -118,15 +118,15 @@ public final class PostgresEngine: CatalogueEngine {
 
     /// Runs `body`'s statements each on any free connection of the pool. With several hosts,
     /// on one leased connection instead, which the pool must give within
-    /// ``Options/leaseTimeout``: a host that went away is then left in seconds (the pool alone
-    /// waits a minute for a connection it cannot make).
+    /// ``Options/leaseTimeout``, so that a host that went away is left for the next.
+    /// Either way, a statement or lease that waits a second checks that the host answers at
+    /// all, and fails at once with why when it does not (see ``Options/leaseTimeout``).
     public func reading<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
         try onCurrentHost { pool in
             guard !requestedTarget.alternatives.isEmpty else {
-                return try body(PostgresSession(runner: PostgresStatementRunner(target: .pool(pool.client), context: pool.context)))
+                return try body(PostgresSession(runner: PostgresStatementRunner(target: .pool(pool), context: pool.context)))
             }
-            let lease = try ConnectionLease.acquire(
-                from: pool.client, timeout: pool.context.options.leaseTimeout, target: pool.context.targetDescription)
+            let lease = try ConnectionLease.acquire(from: pool, timeout: pool.context.options.leaseTimeout)
             defer { lease.release() }
             return try body(PostgresSession(runner: PostgresStatementRunner(target: .connection(lease.connection), context: pool.context)))
         }
@@ -150,8 +150,7 @@ public final class PostgresEngine: CatalogueEngine {
     /// it returns, rolled back when it throws.
     func inTransaction<T>(_ begin: String, _ body: (PostgresSession) throws -> T) throws -> T {
         try onCurrentHost { pool in
-            let lease = try ConnectionLease.acquire(
-                from: pool.client, timeout: pool.context.options.leaseTimeout, target: pool.context.targetDescription)
+            let lease = try ConnectionLease.acquire(from: pool, timeout: pool.context.options.leaseTimeout)
             defer { lease.release() }
             let session = PostgresSession(runner: PostgresStatementRunner(target: .connection(lease.connection), context: pool.context))
             try session.runner.execute(begin)
@@ -192,11 +191,15 @@ public final class PostgresEngine: CatalogueEngine {
         }
     }
 
-    /// Why a connection failed: the error to report, and whether the server refused the login
-    /// (libpq then tries no other host).
+    /// Why a connection failed: the error to report, and the server's SQLSTATE when the server
+    /// answered (nil when it could not be reached).
     struct ConnectionFailure: Error {
         let described: any Error
-        let refusedLogin: Bool
+        let sqlState: String?
+
+        /// Whether the server refused the login (SQLSTATE class 28: a wrong password, a role not
+        /// allowed in); libpq then tries no other host.
+        var refusedLogin: Bool { sqlState?.hasPrefix("28") ?? false }
     }
 
     /// One connection to `target`'s host alone (not its alternatives).
@@ -214,15 +217,13 @@ public final class PostgresEngine: CatalogueEngine {
                 try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger)
             }
         } catch PostgresEngineError.timedOut {
-            throw ConnectionFailure(described: timedOut(target, context: context), refusedLogin: false)
+            throw ConnectionFailure(described: timedOut(target, context: context), sqlState: nil)
         } catch {
-            // SQLSTATE class 28: invalid authorization (a wrong password, a role not allowed in).
-            let refusedLogin = PostgresEngineError.sqlState(of: error)?.hasPrefix("28") ?? false
             let described = PostgresEngineError.describing(error, target: target.description, connecting: true)
             if case .cannotConnect(_, "timed out")? = described as? PostgresEngineError {
-                throw ConnectionFailure(described: timedOut(target, context: context), refusedLogin: false)
+                throw ConnectionFailure(described: timedOut(target, context: context), sqlState: nil)
             }
-            throw ConnectionFailure(described: described, refusedLogin: refusedLogin)
+            throw ConnectionFailure(described: described, sqlState: PostgresEngineError.sqlState(of: error))
         }
     }
 

@@ -9,7 +9,7 @@ import PostgresNIO
 /// do { _ = try Catalogue.connect(to: "postgres://app@127.0.0.1:5999/catalogue") }
 /// catch { print(error) }  // cannot connect to postgres://app@127.0.0.1:5999/catalogue: connection refused
 /// ```
-public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConvertible, DatabaseAvailabilityError {
     /// The `--db` URL does not parse.
     case badURL(String, reason: String)
     /// The server could not be reached, or refused the login.
@@ -33,6 +33,23 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
             "\(target): \(message) (SQLSTATE \(code))"
         case .unusable(let target, let reason):
             "cannot use \(target): \(reason)"
+        }
+    }
+
+    /// Whether the server could not be reached or closed the connection
+    /// (``cannotConnect(target:reason:)``, SQLSTATE class 08), is shutting down or starting up
+    /// (57P01, 57P02, 57P03), or its pool gave no connection within
+    /// ``PostgresEngine/Options/leaseTimeout``: trying again later may succeed.
+    public var isDatabaseUnavailable: Bool {
+        switch self {
+        case .cannotConnect:
+            true
+        case .timedOut(_, let what, _):
+            what == ConnectionLease.waitingForConnection
+        case .server(_, _, let code):
+            code.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(code)
+        case .badURL, .unusable:
+            false
         }
     }
 
@@ -60,6 +77,9 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
         if let legacy = error as? PostgresError, case .connectionClosed = legacy {
             return connectionFailure(target: target, reason: serverClosedConnection, connecting: connecting)
         }
+        if isCircuitBreakerTripped(error) {
+            return PostgresEngineError.cannotConnect(target: target, reason: "the pool could make no connection for a minute")
+        }
         guard let psql = error as? PSQLError else { return error }
         if let server = psql.serverInfo, let message = server[.message] {
             var text = message
@@ -68,6 +88,15 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
             return PostgresEngineError.server(target: target, message: text, code: server[.sqlState] ?? "?")
         }
         return connectionFailure(target: target, reason: connectionReason(psql), connecting: connecting)
+    }
+
+    /// Whether `error` is postgres-nio's pool giving up after failing to connect for a minute
+    /// (`ConnectionPoolError.connectionCreationCircuitBreakerTripped`, of a module postgres-nio
+    /// does not export, so known by its description). The engine's ``HostProbe`` usually says
+    /// why long before.
+    static func isCircuitBreakerTripped(_ error: any Error) -> Bool {
+        String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError")
+            && String(describing: error).contains("connectionCreationCircuitBreakerTripped")
     }
 
     /// The reason given when the server closed a connection.

@@ -4,7 +4,8 @@ import PostgresNIO
 
 /// The host a PostgreSQL catalogue works on, and its connection pool (postgres-nio's
 /// `PostgresClient`, run on the engine's threads). The engine holds one at a time and replaces
-/// it when the host stops fitting (see `PostgresEngine.chooseHostAgain(after:on:)`).
+/// it when the host stops fitting (see `PostgresEngine.chooseHostAgain(replacing:)`), or with a
+/// new one for the same host when it answers again after its ``probe`` found it out of reach.
 ///
 /// ```swift
 /// let pool = PostgresHostPool(target: chosen, context: context)
@@ -18,6 +19,8 @@ final class PostgresHostPool: Sendable {
     let context: PostgresEngineContext
     /// The pool.
     let client: PostgresClient
+    /// Whether the host answers at all, asked when a call has waited a while for the pool.
+    let probe: HostProbe
     private let task: Task<Void, Never>
 
     /// Starts a pool of connections to `target`, with `context`'s options.
@@ -29,6 +32,7 @@ final class PostgresHostPool: Sendable {
         configuration.options.connectTimeout = context.options.connectTimeout
         let client = PostgresClient(configuration: configuration, backgroundLogger: context.logger)
         self.client = client
+        probe = HostProbe(target: target, context: context)
         task = Task.detached(executorPreference: BridgeExecutor.shared) { await client.run() }
     }
 

@@ -6,7 +6,7 @@ import PostgresNIO
 /// Where a session's statements run: any connection of the pool, statement by statement, or
 /// one connection (leased from the pool, or opened on its own) for a transaction.
 enum PostgresStatementTarget: Sendable {
-    case pool(PostgresClient)
+    case pool(PostgresHostPool)
     case connection(PostgresConnection)
 }
 
@@ -26,8 +26,8 @@ struct PostgresStatementRunner: Sendable {
         let postgresQuery = query.postgresQuery
         return try run(what: query.sql) { [target, context] in
             switch target {
-            case .pool(let client):
-                return try await client.query(postgresQuery, logger: context.logger).collect()
+            case .pool(let pool):
+                return try await pool.client.query(postgresQuery, logger: context.logger).collect()
             case .connection(let connection):
                 // postgres-nio (1.33) never answers a query written to a connection whose channel
                 // has closed (the handler that would fail it has left the pipeline): a transaction
@@ -62,11 +62,14 @@ struct PostgresStatementRunner: Sendable {
     }
 
     /// Runs `operation` through the blocking bridge with the statement deadline, turning
-    /// postgres-nio's errors into the engine's.
+    /// postgres-nio's errors into the engine's. On the pool, a statement that waits a while
+    /// checks that the host answers at all (``HostProbe``).
     func run<T: Sendable>(what: @autoclosure () -> String, _ operation: @escaping @Sendable () async throws -> T) throws -> T {
+        var probe: HostProbe?
+        if case .pool(let pool) = target { probe = pool.probe }
         do {
             return try BlockingBridge.run(
-                timeout: context.options.statementTimeout, target: context.targetDescription, what: what(), operation)
+                timeout: context.options.statementTimeout, target: context.targetDescription, what: what(), probe: probe, operation)
         } catch {
             throw PostgresEngineError.describing(error, target: context.targetDescription)
         }

@@ -1,0 +1,74 @@
+#if PostgreSQL
+import CatalogueCore
+
+/// Whether a pool's host answers at all, asked when a call has waited a while for the pool: a
+/// connection of its own, made (within the connect timeout) and closed at once.
+///
+/// postgres-nio's pool keeps a call waiting while it retries a host that refuses connections
+/// (for a minute, or the lease timeout), then keeps backing off for up to a minute after the
+/// host is back. A probe that cannot connect ends the wait with its reason ("connection
+/// refused"), and is remembered: calls within ``interval`` of it fail at once with the same
+/// error, later ones dial again, and once a dial answers the engine starts a new pool (see
+/// `PostgresEngine.availablePool()`). One dial per ``interval`` at most, however many calls wait.
+///
+/// ```swift
+/// try pool.probe.check()  // throws "cannot connect to postgres://…: connection refused (is the server running?)"
+/// ```
+final class HostProbe: Sendable {
+    /// How long a call waits for the pool before the host is probed, and how long a probe's
+    /// answer stands before the next call dials again.
+    static let interval: Duration = .seconds(1)
+
+    private struct State {
+        /// When the last dial began.
+        var lastDial: ContinuousClock.Instant?
+        /// Why the host could not be reached when last dialled; nil when it answered (or
+        /// before the first dial).
+        var failure: (any Error)?
+    }
+
+    private let target: PostgresTarget
+    private let context: PostgresEngineContext
+    private let state = Locked(State())
+
+    init(target: PostgresTarget, context: PostgresEngineContext) {
+        self.target = target
+        self.context = context
+    }
+
+    /// Whether the last dial found the host out of reach.
+    var foundUnreachable: Bool { state.withLock { $0.failure != nil } }
+
+    /// Throws why the host cannot be reached, dialling it unless a dial began less than
+    /// ``interval`` ago (then that dial's answer, or the one before it while it runs, is given).
+    /// A host that answers but refuses the login or has no connection slot free is reachable
+    /// here: the pool's own connections may still serve.
+    func check() throws {
+        let now = ContinuousClock.now
+        let recent = state.withLock { state -> (any Error)?? in
+            if let last = state.lastDial, now - last < Self.interval { return .some(state.failure) }
+            state.lastDial = now
+            return .none
+        }
+        if case .some(let failure) = recent {
+            if let failure { throw failure }
+            return
+        }
+        let failure = dial()
+        state.withLock { $0.failure = failure }
+        if let failure { throw failure }
+    }
+
+    /// Connects and closes; the error when the host could not be reached or is shutting down
+    /// or starting up (SQLSTATE class 57P), nil when it answered.
+    private func dial() -> (any Error)? {
+        do {
+            PostgresEngine.close(try PostgresEngine.attemptConnection(to: target, context: context))
+            return nil
+        } catch {
+            guard let code = error.sqlState else { return error.described }
+            return code.hasPrefix("57P") ? error.described : nil
+        }
+    }
+}
+#endif

@@ -1,0 +1,96 @@
+#if PostgreSQL
+import CatalogueKit
+@testable import CataloguePostgres
+import Foundation
+import PostgresTestSupport
+import Testing
+
+/// A server that goes away and comes back, with one host in the URL: calls fail at once with
+/// why (not after the pool's minute or the lease timeout), and the first call after the server
+/// is back is served (not after the pool's back-off).
+@Suite("PostgreSQL: a server that is down is said at once, and used again once it is back", .requiresPostgres, .serialized, .timeLimit(.minutes(5)))
+struct HostProbeTests {
+    /// The error `body` throws (nil when it returns).
+    static func failure(_ body: @escaping @Sendable () throws -> Void) async throws -> (any Error)? {
+        try await onOwnThread {
+            do {
+                try body()
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    @Test("Stopped: searches, transactions and writes fail with 'connection refused'; restarted: the next call is served")
+    func stoppedAndRestarted() async throws {
+        let server = try await onOwnThread { try PostgresTestServer.start() }
+        defer { try? server.stop() }
+        // The catalogue's migration must outlive the crash-like stop below.
+        _ = try await onOwnThread { try server.psql("ALTER SYSTEM SET synchronous_commit = on; SELECT pg_reload_conf();") }
+        let database = try await onOwnThread { try server.createDatabase(prefix: "probe") }
+        var options = PostgresEngine.Options()
+        // Long enough that a call which waited for either would be seen failing differently.
+        options.leaseTimeout = .seconds(30)
+        let catalogue = try await onOwnThread { [options] in try Catalogue.connect(to: database.url, options: options) }
+        let search = CatalogueSearch.countries(matching: "bog", scope: .capital)
+        #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
+
+        try await onOwnThread { try server.stopImmediately() }
+        let refused = "cannot connect to \(database.url): connection refused (is the server running?)"
+        // The first call may meet a connection the pool has not yet seen closed; the later ones
+        // wait for a connection the pool cannot make, and the probe says why.
+        var errors: [any Error] = []
+        for _ in 0..<2 {
+            if let error = try await Self.failure({ _ = try catalogue.fetch(search) }) { errors.append(error) }
+        }
+        if let error = try await Self.failure({ _ = try catalogue.read { try $0.fetchCount(FetchRequest<Country>()) } }) { errors.append(error) }
+        if let error = try await Self.failure({ _ = try catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) } }) { errors.append(error) }
+        #expect(errors.count == 4, "a call on the stopped server answered")
+        for error in errors {
+            #expect((error as? any DatabaseAvailabilityError)?.isDatabaseUnavailable == true, "\(error)")
+        }
+        #expect(errors.dropFirst().map { "\($0)" } == Array(repeating: refused, count: 3))
+
+        try await onOwnThread { try server.restart() }
+        // The last dial found the server down; the first call after that answer has stood for
+        // its interval dials again, finds the server, and runs on a new pool.
+        try await Task.sleep(for: .milliseconds(1_100))
+        #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
+        _ = try await catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) }
+        #expect(try await onOwnThread { try database.psql("SELECT name FROM country WHERE code = 'ZP'") } == "Zedland\n")
+    }
+
+    /// Stands in for postgres-nio's `ConnectionPoolError`, whose module it does not export; the
+    /// description is the one a pool that had not connected for a minute threw (seen in a run of
+    /// the test above without probes).
+    struct ConnectionPoolError: Error, CustomStringConvertible {
+        let description = "ConnectionPoolError(base: _ConnectionPoolModule.ConnectionPoolError.Base.connectionCreationCircuitBreakerTripped)"
+    }
+
+    @Test("The pool's circuit breaker is one line naming the server, and means the database is out of reach")
+    func circuitBreaker() throws {
+        let target = "postgres://app@db:5432/catalogue"
+        let described = try #require(PostgresEngineError.describing(ConnectionPoolError(), target: target) as? PostgresEngineError)
+        #expect("\(described)" == "cannot connect to \(target): the pool could make no connection for a minute")
+        #expect(described.isDatabaseUnavailable)
+    }
+
+    @Test("The errors that mean the database is out of reach, and those that do not")
+    func availability() {
+        let target = "postgres://app@db:5432/catalogue"
+        #expect(PostgresEngineError.cannotConnect(target: target, reason: "connection refused").isDatabaseUnavailable)
+        #expect(PostgresEngineError.timedOut(target: target, what: "waiting for a connection", after: .seconds(15)).isDatabaseUnavailable)
+        #expect(PostgresEngineError.server(target: target, message: "terminating connection due to administrator command", code: "57P01")
+            .isDatabaseUnavailable)
+        #expect(PostgresEngineError.server(target: target, message: "the database system is starting up", code: "57P03").isDatabaseUnavailable)
+        #expect(PostgresEngineError.server(target: target, message: "connection failure", code: "08006").isDatabaseUnavailable)
+        #expect(!PostgresEngineError.timedOut(target: target, what: "SELECT 1", after: .seconds(120)).isDatabaseUnavailable)
+        #expect(!PostgresEngineError.server(target: target, message: "duplicate key value", code: "23505").isDatabaseUnavailable)
+        #expect(!PostgresEngineError.server(target: target, message: "cannot execute INSERT in a read-only transaction", code: "25006")
+            .isDatabaseUnavailable)
+        #expect(!PostgresEngineError.badURL("postgres://", reason: "no host").isDatabaseUnavailable)
+        #expect(!PostgresEngineError.unusable(target: target, reason: "pg_trgm is missing").isDatabaseUnavailable)
+    }
+}
+#endif
