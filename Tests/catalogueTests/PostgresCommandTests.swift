@@ -278,6 +278,48 @@ struct PostgresCommandTests {
     }
     #endif
 
+    #if Server
+    @Test("serve while its one PostgreSQL server is down: a 503 with Retry-After at once, naming nothing of the database; served again once it is back", .requiresPostgres)
+    func serveWhileServerIsDown() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let server = try PostgresTestServer.start()
+            defer { try? server.stop() }
+            // The catalogue's migration must outlive the crash-like stop below.
+            try server.psql("ALTER SYSTEM SET synchronous_commit = on; SELECT pg_reload_conf();")
+            let database = try server.createDatabase(prefix: "cli_down")
+            let migrated = try runner.run(["search", "bog", "--db", database.url])
+            #expect(migrated.status == 0, "\(migrated.standardError)")
+            let serve = try ServerProcess([], database: database.url)
+            let address = try #require(serve.address(), "\(serve.standardError)")
+            let search = "http://\(address)/api/countries?q=bog&scope=capital"
+            #expect(try httpRequest(search).status == 200)
+
+            try server.stopImmediately()
+            for _ in 0..<3 {
+                let down = try httpRequest(search)
+                #expect(down.status == 503, "\(down.body)")
+                #expect(down.headers["retry-after"] == "5")
+                let body = try JSONSerialization.jsonObject(with: Data(down.body.utf8)) as? [String: String]
+                #expect(body == ["error": "the catalogue's database is not answering; try again shortly"])
+            }
+            // The log says why, naming the server.
+            #expect(serve.standardError.contains("cannot connect to \(database.url): connection refused (is the server running?)"),
+                "\(serve.standardError)")
+
+            try server.restart()
+            // The last probe's answer stands for a second; the next request dials again.
+            Thread.sleep(forTimeInterval: 1.1)
+            let back = try httpRequest(search)
+            #expect(back.status == 200, "\(back.body)")
+            #expect(back.body.contains("Colombia"))
+            serve.send(SIGTERM)
+            #expect(serve.waitForExit(timeout: 30) == 0)
+        }
+    }
+    #endif
+
     @Test("A catalogue in a schema of its own, chosen by the URL's options or PGOPTIONS; a schema that is not there is one line", .requiresPostgres)
     func schemaOfItsOwn() async throws {
         try await onOwnThread {

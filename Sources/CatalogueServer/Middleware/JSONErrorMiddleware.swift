@@ -1,10 +1,13 @@
 #if Server
+import CatalogueCore
 import Hummingbird
 import Logging
 
 /// Every failure becomes `{"error": "…"}` with its status: the API's own errors as they are,
-/// Hummingbird's (no route, body too large) with a message of ours, anything else a 500 that
-/// names no SQL and no stack (the detail goes to the log).
+/// Hummingbird's (no route, body too large) with a message of ours, a database out of reach
+/// (``DatabaseAvailabilityError``: a PostgreSQL server that is down or restarting) a 503 with
+/// `Retry-After`, anything else a 500; neither names the database, SQL or a stack (the detail
+/// goes to the log).
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 
@@ -19,11 +22,19 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try APIError(.contentTooLarge, "the body is larger than the server accepts").response(from: request, context: context)
         } catch let error as any HTTPResponseError where error.status.code < 500 {
             return try APIError(error.status, error.status.reasonPhrase.lowercased()).response(from: request, context: context)
+        } catch let error as any DatabaseAvailabilityError where error.isDatabaseUnavailable {
+            logger.error("database unavailable", metadata: ["path": "\(request.uri.path)", "error": "\(String(describing: error))"])
+            return try Self.databaseUnavailable.response(from: request, context: context)
         } catch {
             logger.error("internal error", metadata: ["path": "\(request.uri.path)", "error": "\(String(describing: error))"])
             return try APIError(.internalServerError, "the server could not answer: the catalogue could not be read or written")
                 .response(from: request, context: context)
         }
+    }
+
+    /// The answer while the catalogue's database is out of reach.
+    static var databaseUnavailable: APIError {
+        APIError(.serviceUnavailable, "the catalogue's database is not answering; try again shortly", headers: [.retryAfter: "5"])
     }
 
     /// Hummingbird's errors, in the API's words.
