@@ -9,7 +9,8 @@ import CatalogueCore
 /// host is back. A probe that cannot connect ends the wait with its reason ("connection
 /// refused"), and is remembered: calls within ``interval`` of it fail at once with the same
 /// error, later ones dial again, and once a dial answers the engine starts a new pool (see
-/// `PostgresEngine.availablePool()`). One dial per ``interval`` at most, however many calls wait.
+/// `PostgresEngine.availablePool(_:)`). One dial at a time and one per ``interval`` at most,
+/// however many calls wait.
 ///
 /// ```swift
 /// try pool.probe.check()  // throws "cannot connect to postgres://…: connection refused (is the server running?)"
@@ -22,6 +23,8 @@ final class HostProbe: Sendable {
     private struct State {
         /// When the last dial began.
         var lastDial: ContinuousClock.Instant?
+        /// Whether a dial is under way (one that times out takes the connect timeout).
+        var dialling = false
         /// Why the host could not be reached when last dialled; nil when it answered (or
         /// before the first dial).
         var failure: (any Error)?
@@ -39,15 +42,17 @@ final class HostProbe: Sendable {
     /// Whether the last dial found the host out of reach.
     var foundUnreachable: Bool { state.withLock { $0.failure != nil } }
 
-    /// Throws why the host cannot be reached, dialling it unless a dial began less than
-    /// ``interval`` ago (then that dial's answer, or the one before it while it runs, is given).
-    /// A host that answers but refuses the login or has no connection slot free is reachable
-    /// here: the pool's own connections may still serve.
+    /// Throws why the host cannot be reached, dialling it unless a dial is under way or began
+    /// less than ``interval`` ago (then the last answer is given). A host that answers but
+    /// refuses the login or has no connection slot free is reachable here: the pool's own
+    /// connections may still serve.
     func check() throws {
         let now = ContinuousClock.now
         let recent = state.withLock { state -> (any Error)?? in
+            if state.dialling { return .some(state.failure) }
             if let last = state.lastDial, now - last < Self.interval { return .some(state.failure) }
             state.lastDial = now
+            state.dialling = true
             return .none
         }
         if case .some(let failure) = recent {
@@ -55,7 +60,10 @@ final class HostProbe: Sendable {
             return
         }
         let failure = dial()
-        state.withLock { $0.failure = failure }
+        state.withLock { state in
+            state.failure = failure
+            state.dialling = false
+        }
         if let failure { throw failure }
     }
 

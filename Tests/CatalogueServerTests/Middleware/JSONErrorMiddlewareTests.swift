@@ -37,7 +37,10 @@ struct JSONErrorMiddlewareTests {
         let request = Request(
             head: HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/api/countries?q=bog"),
             body: RequestBody(buffer: ByteBuffer()))
-        let context = BasicRequestContext(source: ApplicationRequestContextSource(channel: EmbeddedChannel(), logger: logger))
+        let channel = EmbeddedChannel()
+        // Closed at the end: an open channel and its pipeline hold each other (LeakSanitizer).
+        defer { _ = try? channel.finish() }
+        let context = BasicRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
         let response = try await middleware.handle(request, context: context) { _, _ in throw error }
         let bytes = Locked<[UInt8]>([])
         _ = try await response.body.write(BodyCollector(bytes: bytes))
