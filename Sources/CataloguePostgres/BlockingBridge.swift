@@ -28,6 +28,18 @@ enum BlockingBridge {
             box.set(result)
             semaphore.signal()
         }
+        try wait(for: semaphore, of: task, timeout: timeout, probe: probe, target: target, what: what())
+        return try box.get()
+    }
+
+    /// Waits for `semaphore`, which `task` signals, at most `timeout` (nil: no limit). With a
+    /// `probe`, once the wait has lasted ``HostProbe/interval``, checks (once) that the host
+    /// answers. When the time runs out (``PostgresEngineError/timedOut(target:what:after:)``)
+    /// or the probe throws, cancels `task` and throws.
+    static func wait(
+        for semaphore: DispatchSemaphore, of task: Task<Void, Never>, timeout: Duration?, probe: HostProbe?,
+        target: String, what: @autoclosure () -> String
+    ) throws {
         let signalled: Bool
         do {
             signalled = try wait(for: semaphore, timeout: timeout, probe: probe)
@@ -39,13 +51,12 @@ enum BlockingBridge {
             task.cancel()
             throw PostgresEngineError.timedOut(target: target, what: what(), after: timeout)
         }
-        return try box.get()
     }
 
     /// Waits for `semaphore`, at most `timeout` (nil: no limit); false when the time ran out.
     /// With a `probe`, once the wait has lasted ``HostProbe/interval``, checks (once) that the
     /// host answers, and throws the probe's error when it does not.
-    static func wait(for semaphore: DispatchSemaphore, timeout: Duration?, probe: HostProbe?) throws -> Bool {
+    private static func wait(for semaphore: DispatchSemaphore, timeout: Duration?, probe: HostProbe?) throws -> Bool {
         let deadline = timeout.map { DispatchTime.now() + $0.dispatchInterval }
         if let probe {
             let probeTime = DispatchTime.now() + HostProbe.interval.dispatchInterval

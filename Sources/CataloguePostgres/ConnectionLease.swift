@@ -41,17 +41,8 @@ final class ConnectionLease: @unchecked Sendable {
                 semaphore.signal()
             }
         }
-        let signalled: Bool
-        do {
-            signalled = try BlockingBridge.wait(for: semaphore, timeout: timeout, probe: pool.probe)
-        } catch {
-            task.cancel()
-            throw error
-        }
-        if !signalled, let timeout {
-            task.cancel()
-            throw PostgresEngineError.timedOut(target: target, what: Self.waitingForConnection, after: timeout)
-        }
+        try BlockingBridge.wait(
+            for: semaphore, of: task, timeout: timeout, probe: pool.probe, target: target, what: Self.waitingForConnection)
         do {
             return ConnectionLease(connection: try box.get(), released: released)
         } catch {

@@ -62,14 +62,19 @@ extension PostgresEngine {
     func availablePool(_ pool: PostgresHostPool) throws -> PostgresHostPool {
         guard pool.probe.foundUnreachable else { return pool }
         try pool.probe.check()
-        let renewed = hostChange.lock.withLock { () -> Bool in
-            guard currentPool === pool else { return false }
-            self.pool.withLock { $0 = PostgresHostPool(target: pool.target, context: pool.context) }
-            hostChange.replaced.append(pool)
-            return true
+        hostChange.lock.withLock {
+            guard currentPool === pool else { return }
+            replace(pool, with: PostgresHostPool(target: pool.target, context: pool.context))
         }
-        if renewed { retire(pool) }
         return currentPool
+    }
+
+    /// Makes `new` the current pool in place of `old`, which is shut down once a statement
+    /// started on it would have reached its deadline. Called with `hostChange.lock` held.
+    private func replace(_ old: PostgresHostPool, with new: PostgresHostPool) {
+        pool.withLock { $0 = new }
+        hostChange.replaced.append(old)
+        retire(old)
     }
 
     /// Whether `error` says the host cannot serve a catalogue that wants `attributes`: it
@@ -94,14 +99,13 @@ extension PostgresEngine {
             let choosing = failed.context.naming(requestedTarget.description)
             guard let (chosen, connection) = try? Self.connectToFirstFitting(requestedTarget, context: choosing) else { return false }
             Self.close(connection)
-            // The same host again (it restarted): its pool reconnects by itself.
+            // The same host again (it restarted): its pool reconnects by itself, or, when its
+            // probe found it out of reach, is renewed by the next call (availablePool(_:)).
             guard chosen.endpointDescription != failed.target.endpointDescription else { return false }
-            pool.withLock { $0 = PostgresHostPool(target: chosen, context: failed.context.naming(chosen.description)) }
-            hostChange.replaced.append(failed)
+            replace(failed, with: PostgresHostPool(target: chosen, context: failed.context.naming(chosen.description)))
             return true
         }
         guard replaced else { return }
-        retire(failed)
         failed.context.options.hostChanged?(failed.target, target)
         // Listening on the old host would hear nothing more: each listener reconnects.
         let listeners = listenerConnections.withLock { Array($0.values) }

@@ -77,10 +77,10 @@ public enum PostgresEngineError: Error, Sendable, Hashable, CustomStringConverti
         if let legacy = error as? PostgresError, case .connectionClosed = legacy {
             return connectionFailure(target: target, reason: serverClosedConnection, connecting: connecting)
         }
-        if isCircuitBreakerTripped(error) {
+        guard let psql = error as? PSQLError else {
+            guard isCircuitBreakerTripped(error) else { return error }
             return PostgresEngineError.cannotConnect(target: target, reason: "the pool could make no connection for a minute")
         }
-        guard let psql = error as? PSQLError else { return error }
         if let server = psql.serverInfo, let message = server[.message] {
             var text = message
             if let detail = server[.detail] { text += "; " + detail }
