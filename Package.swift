@@ -168,7 +168,8 @@ let package = Package(
             name: "DatabaseCoreTests",
             dependencies: ["DatabaseCore"]
         ),
-        // A throwaway PostgreSQL server for tests (Debian's postgresql + postgresql-contrib);
+        // A throwaway PostgreSQL server for tests (Debian's postgresql + postgresql-contrib), and
+        // the reading of a child process's two pipes at once that the other test targets use too;
         // a library under Tests/, for test targets only.
         .target(
             name: "PostgresTestSupport",
@@ -197,7 +198,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CatalogueKitTests",
-            dependencies: ["CatalogueKit", "CatalogueCore", "CatalogueSQLite", "CatalogueTestSupport"]
+            dependencies: ["CatalogueKit", "CatalogueCore", "CatalogueSQLite", "CatalogueTestSupport", "PostgresTestSupport"]
         ),
         // The suites that run unchanged on every engine: SQLite always, PostgreSQL with the
         // PostgreSQL trait (`swift test --traits PostgreSQL`) where a test server can start.

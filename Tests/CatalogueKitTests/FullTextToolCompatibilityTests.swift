@@ -1,5 +1,6 @@
 import CatalogueKit
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// Other SQLite tools find the catalogue's full-text index: sqlite-utils (and Datasette, which
@@ -30,8 +31,8 @@ struct FullTextToolCompatibilityTests {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        // Both pipes at once, before waiting: a large output on either cannot block the program.
+        let (outputData, errorData) = readPipesToEnd(output: output, error: error)
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),

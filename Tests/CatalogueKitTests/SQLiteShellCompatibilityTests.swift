@@ -1,5 +1,6 @@
 import CatalogueKit
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// A catalogue file is a plain SQLite database: the stock `sqlite3` shell, which knows none of
@@ -35,9 +36,8 @@ struct SQLiteShellCompatibilityTests {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        // Read before waiting, so a large output cannot fill the pipe and block the shell.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        // Both pipes at once, before waiting: a large output on either cannot block the program.
+        let (outputData, errorData) = readPipesToEnd(output: output, error: error)
         process.waitUntilExit()
         return ShellResult(
             status: process.terminationStatus,
