@@ -12,6 +12,12 @@ import CatalogueCore
 /// `PostgresEngine.availablePool(_:)`). One dial at a time and one per ``interval`` at most,
 /// however many calls wait.
 ///
+/// A refused login (SQLSTATE class 28: the role's password changed, or it may no longer log
+/// in) counts as out of reach too: the pool cannot make a connection either, and a call would
+/// otherwise wait for the pool's circuit breaker (a minute) or the lease timeout, and be told
+/// only that no connection came. It ends with the server's reason ("password authentication
+/// failed for user …"), and the pool is renewed once a dial logs in again.
+///
 /// ```swift
 /// try pool.probe.check()  // throws "cannot connect to postgres://…: connection refused (is the server running?)"
 /// ```
@@ -25,8 +31,8 @@ final class HostProbe: Sendable {
         var lastDial: ContinuousClock.Instant?
         /// Whether a dial is under way (one that times out takes the connect timeout).
         var dialling = false
-        /// Why the host could not be reached when last dialled; nil when it answered (or
-        /// before the first dial).
+        /// Why the host could not be reached (or refused the login) when last dialled; nil
+        /// when it answered (or before the first dial).
         var failure: (any Error)?
     }
 
@@ -39,13 +45,13 @@ final class HostProbe: Sendable {
         self.context = context
     }
 
-    /// Whether the last dial found the host out of reach.
+    /// Whether the last dial found the host out of reach (or refusing the login).
     var foundUnreachable: Bool { state.withLock { $0.failure != nil } }
 
     /// Throws why the host cannot be reached, dialling it unless a dial is under way or began
-    /// less than ``interval`` ago (then the last answer is given). A host that answers but
-    /// refuses the login or has no connection slot free is reachable here: the pool's own
-    /// connections may still serve.
+    /// less than ``interval`` ago (then the last answer is given). A host that answers but has
+    /// no connection slot free is reachable here: the pool's own connections may still serve.
+    /// One that refuses the login is not: the pool cannot log in either.
     func check() throws {
         let now = ContinuousClock.now
         let recent = state.withLock { state -> (any Error)?? in
@@ -67,15 +73,15 @@ final class HostProbe: Sendable {
         if let failure { throw failure }
     }
 
-    /// Connects and closes; the error when the host could not be reached or is shutting down
-    /// or starting up (SQLSTATE class 57P), nil when it answered.
+    /// Connects and closes; the error when the host could not be reached, is shutting down or
+    /// starting up (SQLSTATE class 57P), or refused the login (class 28); nil when it answered.
     private func dial() -> (any Error)? {
         do {
             PostgresEngine.close(try PostgresEngine.attemptConnection(to: target, context: context))
             return nil
         } catch {
             guard let code = error.sqlState else { return error.described }
-            return code.hasPrefix("57P") ? error.described : nil
+            return code.hasPrefix("57P") || error.refusedLogin ? error.described : nil
         }
     }
 }

@@ -18,10 +18,11 @@ extension PostgresEngine {
         /// makes the pool wait for ever otherwise).
         ///
         /// A call that has waited a second for the pool checks on a connection of its own that
-        /// the host answers at all; when it does not (the server is down or restarting), the call
-        /// fails at once with why ("connection refused"), and so do calls in the next second;
-        /// after that one call dials again, and once the host answers the engine starts a new
-        /// pool, whose connections are made at once.
+        /// the host answers at all; when it does not (the server is down or restarting) or
+        /// refuses the login (the role's password changed), the call fails at once with why
+        /// ("connection refused", "password authentication failed for user …"), and so do calls
+        /// in the next second; after that one call dials again, and once the host answers (and
+        /// logs the role in) the engine starts a new pool, whose connections are made at once.
         public var leaseTimeout: Duration = .seconds(15)
         /// How long one statement may take, waiting for its connection included; nil for no
         /// limit. Imports are not limited (their COPY runs as long as the file is long).

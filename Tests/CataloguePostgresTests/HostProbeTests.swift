@@ -5,9 +5,9 @@ import Foundation
 import PostgresTestSupport
 import Testing
 
-/// A server that goes away and comes back, with one host in the URL: calls fail at once with
-/// why (not after the pool's minute or the lease timeout), and the first call after the server
-/// is back is served (not after the pool's back-off).
+/// A server that goes away and comes back, or refuses the login for a while, with one host in
+/// the URL: calls fail at once with why (not after the pool's minute or the lease timeout), and
+/// the first call after the server is back is served (not after the pool's back-off).
 @Suite("PostgreSQL: a server that is down is said at once, and used again once it is back", .requiresPostgres, .serialized, .timeLimit(.minutes(5)))
 struct HostProbeTests {
     /// The error `body` throws (nil when it returns).
@@ -55,6 +55,55 @@ struct HostProbeTests {
         try await onOwnThread { try server.restart() }
         // The last dial found the server down; the first call after that answer has stood for
         // its interval dials again, finds the server, and runs on a new pool.
+        try await Task.sleep(for: .milliseconds(1_100))
+        #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
+        _ = try await catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) }
+        #expect(try await onOwnThread { try database.psql("SELECT name FROM country WHERE code = 'ZP'") } == "Zedland\n")
+    }
+
+    @Test("A login refused while serving fails a waiting call at once with the server's reason; logged in again, the next call is served")
+    func refusedLogin() async throws {
+        let server = try await onOwnThread { try PostgresTestServer.shared() }
+        let database = try await onOwnThread { try server.createDatabase(prefix: "probe_login") }
+        let role = "probe_login_\(getpid())"
+        try await onOwnThread {
+            try server.createRole(role, password: "first")
+            try server.psql("ALTER ROLE :\"role\" SUPERUSER", variables: ["role": role])
+        }
+        var options = PostgresEngine.Options()
+        // Long enough that a call which waited for the pool would be seen failing differently.
+        options.leaseTimeout = .seconds(30)
+        let url = server.url(database: database.name, user: role, password: "first")
+        let catalogue = try await onOwnThread { [options] in try Catalogue.connect(to: url, options: options) }
+        let search = CatalogueSearch.countries(matching: "bog", scope: .capital)
+        #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
+
+        // The password changes, and the role's connections (the pool's, the listener's) end.
+        try await onOwnThread {
+            try server.psql("ALTER ROLE :\"role\" PASSWORD 'second'", variables: ["role": role])
+            try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = :'role'", variables: ["role": role])
+        }
+        // The first call may meet a connection the pool has not yet seen closed; the later ones
+        // wait for a connection the pool cannot log in, and the probe says why.
+        var errors: [any Error] = []
+        for _ in 0..<2 {
+            if let error = try await Self.failure({ _ = try catalogue.fetch(search) }) { errors.append(error) }
+        }
+        if let error = try await Self.failure({ _ = try catalogue.read { try $0.fetchCount(FetchRequest<Country>()) } }) { errors.append(error) }
+        if let error = try await Self.failure({ _ = try catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) } }) { errors.append(error) }
+        #expect(errors.count == 4, "a call without a login answered")
+        for error in errors {
+            #expect((error as? any DatabaseAvailabilityError)?.isDatabaseUnavailable == true, "\(error)")
+        }
+        for error in errors.dropFirst() {
+            #expect("\(error)".hasPrefix("cannot connect to postgres://\(role)@"), "\(error)")
+            #expect("\(error)".hasSuffix(": password authentication failed for user \"\(role)\""), "\(error)")
+            #expect(!"\(error)".contains("first") && !"\(error)".contains("second"), "a password in \(error)")
+        }
+
+        _ = try await onOwnThread { try server.psql("ALTER ROLE :\"role\" PASSWORD 'first'", variables: ["role": role]) }
+        // The first call after the last refusal has stood for its interval dials again, logs
+        // in, and runs on a new pool.
         try await Task.sleep(for: .milliseconds(1_100))
         #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
         _ = try await catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) }
