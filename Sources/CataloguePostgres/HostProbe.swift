@@ -16,7 +16,10 @@ import CatalogueCore
 /// in) counts as out of reach too: the pool cannot make a connection either, and a call would
 /// otherwise wait for the pool's circuit breaker (a minute) or the lease timeout, and be told
 /// only that no connection came. It ends with the server's reason ("password authentication
-/// failed for user …"), and the pool is renewed once a dial logs in again.
+/// failed for user …"), and the pool is renewed once a dial logs in again. When the password
+/// came from the password file and the file now gives another (it was rotated there, where
+/// libpq would read it for its next connection), the next dial uses that one, and so does the
+/// new pool: the catalogue goes on without a restart.
 ///
 /// ```swift
 /// try pool.probe.check()  // throws "cannot connect to postgres://…: connection refused (is the server running?)"
@@ -34,16 +37,22 @@ final class HostProbe: Sendable {
         /// Why the host could not be reached (or refused the login) when last dialled; nil
         /// when it answered (or before the first dial).
         var failure: (any Error)?
+        /// What the next dial connects to: the pool's target, or the same with the password
+        /// its password file gave once the server refused the pool's.
+        var target: PostgresTarget
     }
 
-    private let target: PostgresTarget
     private let context: PostgresEngineContext
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     init(target: PostgresTarget, context: PostgresEngineContext) {
-        self.target = target
         self.context = context
+        state = Locked(State(target: target))
     }
+
+    /// What a new pool for this host connects to: the pool's target, with the password file's
+    /// new password once the server refused the old one.
+    var target: PostgresTarget { state.withLock { $0.target } }
 
     /// Whether the last dial found the host out of reach (or refusing the login).
     var foundUnreachable: Bool { state.withLock { $0.failure != nil } }
@@ -75,14 +84,34 @@ final class HostProbe: Sendable {
 
     /// Connects and closes; the error when the host could not be reached, is shutting down or
     /// starting up (SQLSTATE class 57P), or refused the login (class 28); nil when it answered.
+    /// A refused login whose password came from the password file reads the file again: when
+    /// it gives another password now, the next dial uses it, at once (see ``renewTarget(_:refused:)``).
     private func dial() -> (any Error)? {
+        let target = self.target
         do {
             PostgresEngine.close(try PostgresEngine.attemptConnection(to: target, context: context))
             return nil
         } catch {
             guard let code = error.sqlState else { return error.described }
+            if error.refusedLogin, let renewed = target.withPasswordFileReread() {
+                return renewTarget(renewed, refused: error.described)
+            }
             return code.hasPrefix("57P") || error.refusedLogin ? error.described : nil
         }
+    }
+
+    /// Makes `renewed` the target of the next dial, which the next call makes at once (not
+    /// after ``interval``), and returns `refused` saying so: the call that waited fails, the
+    /// next one renews the pool with the new password (see `PostgresEngine.availablePool(_:)`).
+    private func renewTarget(_ renewed: PostgresTarget, refused: any Error) -> any Error {
+        state.withLock { state in
+            state.target = renewed
+            // As if this dial began an interval ago: the next call dials again at once.
+            state.lastDial = ContinuousClock.now - Self.interval
+        }
+        guard case .cannotConnect(let target, let reason)? = refused as? PostgresEngineError else { return refused }
+        return PostgresEngineError.cannotConnect(
+            target: target, reason: reason + "; the password file now gives another password for the role, which the next call uses")
     }
 }
 #endif

@@ -55,16 +55,18 @@ extension PostgresEngine {
         }
     }
 
-    /// `pool`, unless its ``HostProbe`` found its host out of reach: then the probe's error
-    /// (within ``HostProbe/interval`` of that dial, without dialling), or, when a new dial
-    /// answers, a new pool for the same host, whose connections are made at once (the old one's
-    /// may be backing off for up to a minute). The old pool is retired as a replaced one is.
+    /// `pool`, unless its ``HostProbe`` found its host out of reach (or refusing the login):
+    /// then the probe's error (within ``HostProbe/interval`` of that dial, without dialling),
+    /// or, when a new dial answers, a new pool for the same host, whose connections are made at
+    /// once (the old one's may be backing off for up to a minute), with the password the
+    /// probe's dial used (the password file's new one, after a rotation). The old pool is
+    /// retired as a replaced one is.
     func availablePool(_ pool: PostgresHostPool) throws -> PostgresHostPool {
         guard pool.probe.foundUnreachable else { return pool }
         try pool.probe.check()
         hostChange.lock.withLock {
             guard currentPool === pool else { return }
-            replace(pool, with: PostgresHostPool(target: pool.target, context: pool.context))
+            replace(pool, with: PostgresHostPool(target: pool.probe.target, context: pool.context))
         }
         return currentPool
     }

@@ -17,8 +17,8 @@ import Darwin
 ///
 /// ```swift
 /// // ~/.pgpass: db.example:5432:*:reader:s3cret
-/// PostgresPasswordFile.password(hosts: ["db.example"], port: 5432, database: "catalogue", user: "reader",
-///                               environment: ProcessInfo.processInfo.environment)  // "s3cret"
+/// PostgresPasswordFile.Lookup(hosts: ["db.example"], port: 5432, database: "catalogue", user: "reader",
+///                             environment: ProcessInfo.processInfo.environment)?.password()  // "s3cret"
 /// ```
 enum PostgresPasswordFile {
     /// The file's path: `PGPASSFILE`, else `.pgpass` in `HOME` (else the user's home directory).
@@ -27,21 +27,48 @@ enum PostgresPasswordFile {
         return PostgresClientFiles.homeDirectory(environment: environment).map { $0 + "/.pgpass" }
     }
 
-    /// The password of the first line matching the connection, if the file is there, private
-    /// and has one.
-    /// `hosts`: the names the connection's host goes by (a Unix-domain socket's: `localhost`
-    /// and its directory).
-    static func password(hosts: [String], port: Int, database: String, user: String, environment: [String: String]) -> String? {
-        guard let path = path(environment: environment), let text = privateText(at: path) else { return nil }
-        let wanted = [String(port), database, user]
-        for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
-            let fields = Self.fields(of: line)
-            guard fields.count == 5, fields[0] == "*" || hosts.contains(fields[0]) else { continue }
-            if zip(fields[1...3], wanted).allSatisfy({ field, value in field == "*" || field == value }) {
-                return fields[4]
-            }
+    /// A connection's line of the password file, to be read again: libpq reads the file for
+    /// each connection, so a password changed there (a rotated one) serves the next. The engine
+    /// reads it again when the server refuses the login (see `HostProbe`).
+    ///
+    /// ```swift
+    /// let lookup = PostgresPasswordFile.Lookup(hosts: ["db"], port: 5432, database: "c", user: "app", environment: environment)
+    /// lookup?.password()  // the password of the first matching line, as the file is now
+    /// ```
+    struct Lookup: Sendable, Hashable {
+        /// The file (`PGPASSFILE`, else `~/.pgpass`), as it was named when the lookup was made.
+        let path: String
+        /// The names the connection's host goes by (a Unix-domain socket's: `localhost` and
+        /// its directory).
+        let hosts: [String]
+        let port: Int
+        let database: String
+        let user: String
+
+        /// Nil when no file is named (no `PGPASSFILE` and no home directory).
+        init?(hosts: [String], port: Int, database: String, user: String, environment: [String: String]) {
+            guard let path = PostgresPasswordFile.path(environment: environment) else { return nil }
+            self.path = path
+            self.hosts = hosts
+            self.port = port
+            self.database = database
+            self.user = user
         }
-        return nil
+
+        /// The password of the first line matching the connection, if the file is there,
+        /// private and has one.
+        func password() -> String? {
+            guard let text = privateText(at: path) else { return nil }
+            let wanted = [String(port), database, user]
+            for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
+                let fields = PostgresPasswordFile.fields(of: line)
+                guard fields.count == 5, fields[0] == "*" || hosts.contains(fields[0]) else { continue }
+                if zip(fields[1...3], wanted).allSatisfy({ field, value in field == "*" || field == value }) {
+                    return fields[4]
+                }
+            }
+            return nil
+        }
     }
 
     /// The line split at its unescaped colons, escapes removed.
@@ -64,6 +91,16 @@ enum PostgresPasswordFile {
         }
         fields.append(current)
         return fields
+    }
+
+    /// A ``Lookup`` (or none) kept by a target without taking part in its equality: two
+    /// targets that reach the same server as the same role with the same password are equal,
+    /// wherever the password came from.
+    struct Origin: Sendable, Hashable {
+        let lookup: Lookup?
+
+        static func == (_: Origin, _: Origin) -> Bool { true }
+        func hash(into hasher: inout Hasher) {}
     }
 
     /// The file's text, when it is a regular file only its owner can read (at most 1 MiB).

@@ -65,7 +65,10 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// The role to connect as.
     public var user: String
     /// The role's password, if it needs one.
-    public var password: String?
+    public var password: String? {
+        // Set by hand, it is no longer the password file's.
+        didSet { passwordFile = nil }
+    }
     /// The database holding the catalogue.
     public var database: String
     /// Whether to use TLS.
@@ -118,6 +121,29 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     /// try PostgresTarget(url: "postgres://app@db/c?options=-c%20search_path%3Dshop").options  // "-c search_path=shop"
     /// ```
     public var options: String?
+
+    /// Where ``password`` was read, when it came from the password file (no password was given
+    /// in the URL, the service or `PGPASSWORD`): read again by ``withPasswordFileReread()``.
+    /// Not part of the target's equality.
+    var passwordFile: PostgresPasswordFile.Lookup? {
+        get { passwordFileOrigin.lookup }
+        set { passwordFileOrigin = PostgresPasswordFile.Origin(lookup: newValue) }
+    }
+    private var passwordFileOrigin = PostgresPasswordFile.Origin(lookup: nil)
+
+    /// This target with the password its password file gives now, when ``password`` came from
+    /// that file and the file now gives another (it was rotated there); nil otherwise. libpq
+    /// reads the file for each connection; the engine reads it again when the server refuses
+    /// the login (see `HostProbe`).
+    func withPasswordFileReread() -> PostgresTarget? {
+        guard let passwordFile else { return nil }
+        let current = passwordFile.password()
+        guard current != password else { return nil }
+        var renewed = self
+        renewed.password = current
+        renewed.passwordFile = passwordFile
+        return renewed
+    }
 
     /// The application name when the URL, the service and `PGAPPNAME` give none.
     public static let defaultApplicationName = "catalogue"
@@ -368,12 +394,15 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
         // line of the password file.
         let given = components.password.map { $0.removingPercentEncoding ?? $0 } ?? service["password"] ?? environment["PGPASSWORD"]
         let (databaseName, userName) = (self.database, self.user)
-        func password(for endpoint: Endpoint) -> String? {
-            given ?? PostgresPasswordFile.password(
+        func passwordFileLookup(for endpoint: Endpoint) -> PostgresPasswordFile.Lookup? {
+            guard given == nil else { return nil }
+            return PostgresPasswordFile.Lookup(
                 hosts: endpoint.socketDirectory.map { ["localhost", $0] } ?? [endpoint.host], port: endpoint.port,
                 database: databaseName, user: userName, environment: environment)
         }
-        self.password = password(for: endpoints[0])
+        let lookup = passwordFileLookup(for: endpoints[0])
+        self.passwordFileOrigin = PostgresPasswordFile.Origin(lookup: lookup)
+        self.password = given ?? lookup?.password()
         self.alternatives = []
         let first = self
         self.alternatives = endpoints.dropFirst().map { endpoint in
@@ -381,7 +410,9 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
             other.host = endpoint.host
             other.socketDirectory = endpoint.socketDirectory
             other.port = endpoint.port
-            other.password = password(for: endpoint)
+            let lookup = passwordFileLookup(for: endpoint)
+            other.password = given ?? lookup?.password()
+            other.passwordFile = lookup
             return other
         }
     }

@@ -110,6 +110,59 @@ struct HostProbeTests {
         #expect(try await onOwnThread { try database.psql("SELECT name FROM country WHERE code = 'ZP'") } == "Zedland\n")
     }
 
+    @Test("A password rotated in the password file is read again once the server refuses the old one: after one failed call, the catalogue goes on")
+    func passwordFileRotation() async throws {
+        let server = try await onOwnThread { try PostgresTestServer.shared() }
+        let database = try await onOwnThread { try server.createDatabase(prefix: "probe_rotate") }
+        let role = "probe_rotate_\(getpid())"
+        try await onOwnThread {
+            try server.createRole(role, password: "first")
+            try server.psql("ALTER ROLE :\"role\" SUPERUSER", variables: ["role": role])
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
+        defer { unlink(file) }
+        func writePasswordFile(_ password: String) throws {
+            try "127.0.0.1:\(server.port):\(database.name):\(role):\(password)\n".write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(chmod(file, 0o600) == 0)
+        }
+        try writePasswordFile("first")
+        var options = PostgresEngine.Options()
+        options.leaseTimeout = .seconds(30)
+        let target = try PostgresTarget(url: server.url(database: database.name, user: role), environment: ["PGPASSFILE": file])
+        let catalogue = try await onOwnThread { [options] in Catalogue(engine: try PostgresEngine(target: target, options: options)) }
+        let search = CatalogueSearch.countries(matching: "bog", scope: .capital)
+        #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
+
+        // Rotated: the server and the file change, and the role's connections end.
+        try await onOwnThread {
+            try server.psql("ALTER ROLE :\"role\" PASSWORD 'second'", variables: ["role": role])
+            try writePasswordFile("second")
+            try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = :'role'", variables: ["role": role])
+        }
+        // The first call may meet a connection the pool has not yet seen closed; the next waits
+        // for the pool, whose login is refused, and fails saying the file has a new password;
+        // the one after it runs on a new pool that logs in with it.
+        var errors: [String] = []
+        var served = false
+        for _ in 0..<4 where !served {
+            if let error = try await Self.failure({ _ = try catalogue.fetch(search) }) {
+                #expect((error as? any DatabaseAvailabilityError)?.isDatabaseUnavailable == true, "\(error)")
+                errors.append("\(error)")
+            } else {
+                served = true
+            }
+        }
+        #expect(served, "\(errors)")
+        #expect((1...2).contains(errors.count), "\(errors)")
+        #expect(errors.last?.hasSuffix(
+            ": password authentication failed for user \"\(role)\"; the password file now gives another password for the role, which the next call uses") == true,
+            "\(errors)")
+        #expect(!errors.joined().contains("first") && !errors.joined().contains("second"), "a password in \(errors)")
+        _ = try await catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) }
+        #expect(try await onOwnThread { try database.psql("SELECT name FROM country WHERE code = 'ZP'") } == "Zedland\n")
+        #expect(catalogue.postgres?.target.password == "second")
+    }
+
     /// Stands in for postgres-nio's `ConnectionPoolError`, whose module it does not export; the
     /// description is the one a pool that had not connected for a minute threw (seen in a run of
     /// the test above without probes).

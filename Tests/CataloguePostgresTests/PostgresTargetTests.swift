@@ -1,5 +1,5 @@
 #if PostgreSQL
-import CataloguePostgres
+@testable import CataloguePostgres
 import Foundation
 import Testing
 
@@ -141,6 +141,37 @@ struct PostgresTargetTests {
         defer { try? FileManager.default.removeItem(atPath: home) }
         #expect(link(path, home + "/.pgpass") == 0)
         #expect(try PostgresTarget(url: "postgres://reader@db.example/catalogue", environment: ["HOME": home]).password == "first")
+    }
+
+    @Test("A password from the password file is read again as the file is now; a given one, or one set by hand, is not")
+    func passwordFileReread() throws {
+        let path = try Self.passwordFile(["db.example:5432:catalogue:reader:first"])
+        defer { unlink(path) }
+        let environment = ["PGPASSFILE": path]
+        let target = try PostgresTarget(url: "postgres://reader@db.example,other.example/catalogue", environment: environment)
+        #expect(target.password == "first")
+        #expect(target.withPasswordFileReread() == nil, "the file gives the same password")
+
+        try "db.example:5432:catalogue:reader:second\n*:*:*:reader:elsewhere\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let renewed = try #require(target.withPasswordFileReread())
+        #expect(renewed.password == "second")
+        #expect(renewed.description == target.description)
+        #expect(renewed.withPasswordFileReread() == nil, "read again with the password it gave")
+        // Each host keeps its own line.
+        #expect(target.alternatives.first?.password == nil)
+        #expect(target.alternatives.first?.withPasswordFileReread()?.password == "elsewhere")
+
+        // Given in the URL or PGPASSWORD, or set by hand: the file is not the password's.
+        #expect(try PostgresTarget(url: "postgres://reader:given@db.example/catalogue", environment: environment).withPasswordFileReread() == nil)
+        #expect(try PostgresTarget(url: "postgres://reader@db.example/catalogue", environment: environment.merging(["PGPASSWORD": "given"]) { $1 })
+            .withPasswordFileReread() == nil)
+        var byHand = try PostgresTarget(url: "postgres://reader@db.example/catalogue", environment: environment)
+        byHand.password = "by-hand"
+        #expect(byHand.withPasswordFileReread() == nil)
+
+        // A file gone, or grown readable by others, gives no password: read again, that is a change.
+        #expect(chmod(path, 0o644) == 0)
+        #expect(try #require(renewed.withPasswordFileReread()).password == nil)
     }
 
     @Test("A password file its group or others can read is ignored, as libpq ignores it")
