@@ -67,20 +67,20 @@ struct HostProbeTests {
         let database = try await onOwnThread { try server.createDatabase(prefix: "probe_login") }
         let role = "probe_login_\(getpid())"
         try await onOwnThread {
-            try server.createRole(role, password: "first")
+            try server.createRole(role, password: "pw-first-Qx7")
             try server.psql("ALTER ROLE :\"role\" SUPERUSER", variables: ["role": role])
         }
         var options = PostgresEngine.Options()
         // Long enough that a call which waited for the pool would be seen failing differently.
         options.leaseTimeout = .seconds(30)
-        let url = server.url(database: database.name, user: role, password: "first")
+        let url = server.url(database: database.name, user: role, password: "pw-first-Qx7")
         let catalogue = try await onOwnThread { [options] in try Catalogue.connect(to: url, options: options) }
         let search = CatalogueSearch.countries(matching: "bog", scope: .capital)
         #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
 
         // The password changes, and the role's connections (the pool's, the listener's) end.
         try await onOwnThread {
-            try server.psql("ALTER ROLE :\"role\" PASSWORD 'second'", variables: ["role": role])
+            try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-second-Zr9'", variables: ["role": role])
             try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = :'role'", variables: ["role": role])
         }
         // The first call may meet a connection the pool has not yet seen closed; the later ones
@@ -98,10 +98,10 @@ struct HostProbeTests {
         for error in errors.dropFirst() {
             #expect("\(error)".hasPrefix("cannot connect to postgres://\(role)@"), "\(error)")
             #expect("\(error)".hasSuffix(": password authentication failed for user \"\(role)\""), "\(error)")
-            #expect(!"\(error)".contains("first") && !"\(error)".contains("second"), "a password in \(error)")
+            #expect(!"\(error)".contains("pw-first") && !"\(error)".contains("pw-second"), "a password in \(error)")
         }
 
-        _ = try await onOwnThread { try server.psql("ALTER ROLE :\"role\" PASSWORD 'first'", variables: ["role": role]) }
+        _ = try await onOwnThread { try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-first-Qx7'", variables: ["role": role]) }
         // The first call after the last refusal has stood for its interval dials again, logs
         // in, and runs on a new pool.
         try await Task.sleep(for: .milliseconds(1_100))
@@ -116,7 +116,7 @@ struct HostProbeTests {
         let database = try await onOwnThread { try server.createDatabase(prefix: "probe_rotate") }
         let role = "probe_rotate_\(getpid())"
         try await onOwnThread {
-            try server.createRole(role, password: "first")
+            try server.createRole(role, password: "pw-first-Qx7")
             try server.psql("ALTER ROLE :\"role\" SUPERUSER", variables: ["role": role])
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
@@ -125,7 +125,7 @@ struct HostProbeTests {
             try "127.0.0.1:\(server.port):\(database.name):\(role):\(password)\n".write(toFile: file, atomically: true, encoding: .utf8)
             #expect(chmod(file, 0o600) == 0)
         }
-        try writePasswordFile("first")
+        try writePasswordFile("pw-first-Qx7")
         var options = PostgresEngine.Options()
         options.leaseTimeout = .seconds(30)
         let target = try PostgresTarget(url: server.url(database: database.name, user: role), environment: ["PGPASSFILE": file])
@@ -135,8 +135,8 @@ struct HostProbeTests {
 
         // Rotated: the server and the file change, and the role's connections end.
         try await onOwnThread {
-            try server.psql("ALTER ROLE :\"role\" PASSWORD 'second'", variables: ["role": role])
-            try writePasswordFile("second")
+            try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-second-Zr9'", variables: ["role": role])
+            try writePasswordFile("pw-second-Zr9")
             try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = :'role'", variables: ["role": role])
         }
         // The first call may meet a connection the pool has not yet seen closed; the next waits
@@ -157,10 +157,10 @@ struct HostProbeTests {
         #expect(errors.last?.hasSuffix(
             ": password authentication failed for user \"\(role)\"; the password file now gives another password for the role, which the next call uses") == true,
             "\(errors)")
-        #expect(!errors.joined().contains("first") && !errors.joined().contains("second"), "a password in \(errors)")
+        #expect(!errors.joined().contains("pw-first") && !errors.joined().contains("pw-second"), "a password in \(errors)")
         _ = try await catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) }
         #expect(try await onOwnThread { try database.psql("SELECT name FROM country WHERE code = 'ZP'") } == "Zedland\n")
-        #expect(catalogue.postgres?.target.password == "second")
+        #expect(catalogue.postgres?.target.password == "pw-second-Zr9")
     }
 
     /// Stands in for postgres-nio's `ConnectionPoolError`, whose module it does not export; the

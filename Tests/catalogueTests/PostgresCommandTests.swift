@@ -318,6 +318,51 @@ struct PostgresCommandTests {
             #expect(serve.waitForExit(timeout: 30) == 0)
         }
     }
+
+    @Test("serve follows a password rotated in its password file: a 503 whose log says so, then served with the new password", .requiresPostgres)
+    func servePasswordRotation() async throws {
+        try await onOwnThread {
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let server = try PostgresTestServer.shared()
+            let database = try server.createDatabase(prefix: "cli_rotate")
+            let role = "cli_rotate_\(UInt32.random(in: 0...UInt32.max))"
+            try server.createRole(role, password: "pw-first-Qx7")
+            try server.psql("ALTER ROLE :\"role\" SUPERUSER", variables: ["role": role])
+            let file = runner.directory.appendingPathComponent("pgpass").path
+            func writePasswordFile(_ password: String) throws {
+                try "127.0.0.1:\(server.port):\(database.name):\(role):\(password)\n".write(toFile: file, atomically: true, encoding: .utf8)
+                #expect(chmod(file, 0o600) == 0)
+            }
+            try writePasswordFile("pw-first-Qx7")
+            let url = server.url(database: database.name, user: role)
+            let migrated = try runner.run(["search", "bog", "--db", url], environment: ["PGPASSFILE": file])
+            #expect(migrated.status == 0, "\(migrated.standardError)")
+            let serve = try ServerProcess([], database: url, first: "export PGPASSFILE='\(file)'")
+            let address = try #require(serve.address(), "\(serve.standardError)")
+            let search = "http://\(address)/api/countries?q=bog&scope=capital"
+            #expect(try httpRequest(search).status == 200)
+
+            // Rotated on the server and in the file; the role's connections end.
+            try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-second-Zr9'", variables: ["role": role])
+            try writePasswordFile("pw-second-Zr9")
+            try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = :'role'", variables: ["role": role])
+            // A request may meet a connection the pool has not yet seen closed, the next the
+            // refusal of the old password; the one after runs with the new one.
+            var statuses: [Int] = []
+            for _ in 0..<4 where statuses.last != 200 {
+                statuses.append(try httpRequest(search).status)
+            }
+            #expect(statuses.last == 200, "\(statuses) \(serve.standardError)")
+            #expect(statuses.dropLast().allSatisfy { $0 == 503 } && (1...2).contains(statuses.count - 1), "\(statuses)")
+            #expect(serve.standardError.contains(
+                "password authentication failed for user \"\(role)\"; the password file now gives another password for the role, which the next call uses"),
+                "\(serve.standardError)")
+            #expect(!serve.standardError.contains("pw-first") && !serve.standardError.contains("pw-second"), "a password in the log")
+            serve.send(SIGTERM)
+            #expect(serve.waitForExit(timeout: 30) == 0)
+        }
+    }
     #endif
 
     @Test("A catalogue in a schema of its own, chosen by the URL's options or PGOPTIONS; a schema that is not there is one line", .requiresPostgres)
