@@ -176,6 +176,87 @@ struct PostgresCommandTests {
         }
     }
 
+    /// One step of `catalogue interactive` in a tmux server that outlives the step (its socket
+    /// named by the first argument), so that the test can stop and start PostgreSQL between
+    /// steps: `tm` runs tmux, `shows PATTERN [SECONDS]` waits for the screen to show PATTERN.
+    static let tmuxStepPrelude = #"""
+        set -u
+        SOCKET=$1
+        tm() { tmux -u -L "$SOCKET" -f /dev/null "$@"; }
+        shows() {
+            local deadline=$((SECONDS + ${2:-20}))
+            until tm capture-pane -p -t t | grep -Eq -- "$1"; do
+                if [ $SECONDS -ge $deadline ]; then
+                    echo "not on screen after ${2:-20} s: $1"; tm capture-pane -p -t t
+                    exit 1
+                fi
+                sleep 0.05
+            done
+        }
+
+        """#
+
+    @Test("interactive on PostgreSQL in tmux: a server that stops shows on the status line, the screen stays; restarted, typing searches again", .requiresPostgres)
+    func interactiveWhileServerIsDown() async throws {
+        try await onOwnThread {
+            guard InteractiveTmuxTests.tmux != nil else {
+                Issue.record("tmux is not installed (apt-get install tmux; .ci/run does)")
+                return
+            }
+            let runner = try CommandRunner()
+            defer { runner.cleanUp() }
+            let server = try PostgresTestServer.start()
+            defer { try? server.stop() }
+            // The catalogue's migration must outlive the crash-like stop below.
+            try server.psql("ALTER SYSTEM SET synchronous_commit = on; SELECT pg_reload_conf();")
+            let database = try server.createDatabase(prefix: "cli_tui_down")
+            let seeded = try runner.run(["search", "x", "--db", database.url])
+            try #require(seeded.status == 0, "\(seeded.standardError)")
+            let socket = "catalogue-pg-down-\(getpid())"
+            defer { _ = try? InteractiveTmuxTests.run(["/bin/sh", "-c", "tmux -L \(socket) kill-server"], output: "/dev/null") }
+            var transcript = ""
+            func step(_ script: String) throws -> Bool {
+                let log = runner.directory.appendingPathComponent("tmux-step.log")
+                let status = try InteractiveTmuxTests.run(
+                    ["/bin/bash", "-c", Self.tmuxStepPrelude + script, "bash", socket, CommandRunner.executable.path, database.url],
+                    output: log.path)
+                transcript += (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                return status == 0
+            }
+            #expect(try step(#"""
+                tm new-session -d -s t -x 200 -y 24 "XDG_STATE_HOME='\#(runner.directory.path)/state' '$2' interactive --db '$3'; echo EXIT=\$?; sleep 60"
+                shows 'Scope: \[Name 250\]' 60
+                tm send-keys -t t -l '/col'
+                shows '^> Colombia +Bogotá'
+                """#), "\(transcript)")
+
+            try server.stopImmediately()
+            // The key's search fails; the list of "col" stays, with the text typed since, and
+            // the status line says why (the first read may meet the closed connection).
+            #expect(try step(#"""
+                tm send-keys -t t -l 'o'
+                shows 'Database unavailable \(type to retry\): cannot connect to ' 30
+                shows 'Search countries: colo '
+                shows '^> Colombia +Bogotá'
+                tm send-keys -t t -l 'm'
+                shows 'Database unavailable \(type to retry\): cannot connect to .*: connection refused \(is the server running\?\)' 30
+                """#), "\(transcript)")
+
+            try server.restart()
+            // The last probe's answer stands for a second; the next key dials again.
+            Thread.sleep(forTimeInterval: 1.1)
+            #expect(try step(#"""
+                tm send-keys -t t C-u
+                tm send-keys -t t -l 'bra'
+                shows '^> Brazil +Brasília'
+                shows ' found '
+                if tm capture-pane -p -t t | grep -q 'Database unavailable'; then echo "the status line still says unavailable"; exit 1; fi
+                tm send-keys -t t C-c
+                shows '^EXIT=0'
+                """#), "\(transcript)")
+        }
+    }
+
     @Test("A server that is down, a wrong password, an unknown database: one line naming the server, exit 1", .requiresPostgres)
     func connectionFailures() async throws {
         try await onOwnThread {

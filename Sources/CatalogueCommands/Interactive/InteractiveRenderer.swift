@@ -113,10 +113,17 @@ enum InteractiveRenderer {
 
     // MARK: - Status
 
+    /// What the status line says before the reason while the database does not answer.
+    static let unavailableLabel = "Database unavailable (type to retry):"
+
     /// "15 items found" and, on the right, the selected position; for an empty list, nothing
-    /// on the left (the list itself says "No items found").
+    /// on the left (the list itself says "No items found"). While the database does not
+    /// answer, why, in place of both.
     static func statusLine(_ state: InteractiveState) -> StyledLine {
         let width = state.size.columns
+        if let problem = state.databaseProblem {
+            return StyledLine(DisplayWidth.fit(" \(unavailableLabel) " + DisplayWidth.sanitized(problem), to: width), style: .status)
+        }
         let left: String
         if state.list.count == 0 {
             left = " "

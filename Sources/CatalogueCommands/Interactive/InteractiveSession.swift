@@ -72,7 +72,7 @@ final class InteractiveSession {
             for event in try terminal.nextEvents() {
                 let editsText = if case .key(let key) = event { state.editsOnlySearchText(key) } else { false }
                 if let keepSelection = pendingReload, !editsText {
-                    try reload(keepingSelection: keepSelection)
+                    try whileAnswering { try reload(keepingSelection: keepSelection) }
                     pendingReload = nil
                 }
                 switch event {
@@ -87,22 +87,25 @@ final class InteractiveSession {
                         if editsText {
                             pendingReload = keepSelection && (pendingReload ?? true)
                         } else {
-                            try reload(keepingSelection: keepSelection)
+                            try whileAnswering { try reload(keepingSelection: keepSelection) }
                         }
                         // reload(…) read the rows on screen.
                         continue
                     case .openDetail:
-                        state.detail = try source.detail(at: state.selection, width: max(20, state.size.columns - 2))
+                        try whileAnswering {
+                            state.detail = try source.detail(at: state.selection, width: max(20, state.size.columns - 2))
+                            state.databaseProblem = nil
+                        }
                         state.detailScroll = 0
                     case .quit:
-                        try readRowsIfStale()
+                        try whileAnswering { try readRowsIfStale() }
                         return .quit
                     case .suspend:
                         try terminal.suspend()
                         state.resize(terminal.size)
                     case .switchEntity:
                         // restore(…) read the new entity's list and its rows on screen.
-                        try switchEntity()
+                        try whileAnswering { try switchEntity() }
                         needsDraw = true
                         continue
                     }
@@ -124,20 +127,38 @@ final class InteractiveSession {
                     rowsAreStale = true
                     needsDraw = true
                 case .signal(let signal):
-                    try readRowsIfStale()
+                    try whileAnswering { try readRowsIfStale() }
                     return .signal(signal)
                 case .endOfInput:
-                    try readRowsIfStale()
+                    try whileAnswering { try readRowsIfStale() }
                     return .quit
                 }
             }
             if let keepSelection = pendingReload {
-                try reload(keepingSelection: keepSelection)
+                try whileAnswering { try reload(keepingSelection: keepSelection) }
             }
             if needsDraw {
-                try readRowsIfStale()
+                try whileAnswering { try readRowsIfStale() }
                 draw()
             }
+        }
+    }
+
+    /// Runs `read` (a reload, the rows on screen, a detail page, another entity's list) for
+    /// the key just handled. When the database does not answer (a PostgreSQL server that is
+    /// down or restarting: an error that says ``DatabaseAvailabilityError/isDatabaseUnavailable``),
+    /// the session goes on: the list, its counts and the rows on screen stay as they were
+    /// before `read` (the search text and the selection as the key left them), the status line
+    /// says why, and the next key reads again. Any other error ends the session.
+    private func whileAnswering(_ read: () throws -> Void) throws {
+        let (stateBefore, sourceBefore, savedBefore, rowsBefore) = (state, source, saved, rows)
+        do {
+            try read()
+        } catch let error as any DatabaseAvailabilityError where error.isDatabaseUnavailable {
+            (state, source, saved, rows) = (stateBefore, sourceBefore, savedBefore, rowsBefore)
+            state.databaseProblem = "\(error)"
+            // Read again at the next key, not for this frame.
+            rowsAreStale = false
         }
     }
 
@@ -195,6 +216,7 @@ final class InteractiveSession {
         if let row = rows[state.selection] {
             state.selectedID = row.id
         }
+        state.databaseProblem = nil
     }
 
     private func draw() {

@@ -56,6 +56,10 @@ struct InteractiveState: Equatable, Sendable {
     var detail: DetailContent?
     /// The first line of the detail view shown.
     var detailScroll = 0
+    /// Why the last read of the list failed when the database did not answer (a PostgreSQL
+    /// server down or restarting), shown on the status line until a read succeeds; nil
+    /// otherwise.
+    var databaseProblem: String?
 
     init(entity: CatalogueEntity, scopes: [ScopeChoice]) {
         self.entity = entity
