@@ -169,8 +169,8 @@ let package = Package(
             dependencies: ["DatabaseCore"]
         ),
         // A throwaway PostgreSQL server for tests (Debian's postgresql + postgresql-contrib), and
-        // the reading of a child process's two pipes at once that the other test targets use too;
-        // a library under Tests/, for test targets only.
+        // the running of a program (its two pipes read at once) that the other test targets use
+        // too; a library under Tests/, for test targets only.
         .target(
             name: "PostgresTestSupport",
             path: "Tests/PostgresTestSupport"

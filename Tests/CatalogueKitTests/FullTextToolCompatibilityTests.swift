@@ -14,33 +14,15 @@ struct FullTextToolCompatibilityTests {
         return path.split(separator: ":").map { "\($0)/sqlite-utils" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    struct Result {
-        let status: Int32
-        let output: String
-        let error: String
-    }
-
-    func sqliteUtils(_ arguments: [String]) throws -> Result {
+    /// Runs sqlite-utils with `arguments`.
+    func sqliteUtils(_ arguments: [String]) throws -> ProgramResult {
         let executable = try #require(
             Self.sqliteUtils, "sqlite-utils is missing (pip install sqlite-utils; .ci/run does); these tests need it")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        // Both pipes at once, before waiting: a large output on either cannot block the program.
-        let (outputData, errorData) = readPipesToEnd(output: output, error: error)
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
+        return try runProgram(executable, arguments)
     }
 
     /// The `name` of each row sqlite-utils printed (a JSON array).
-    func names(_ result: Result) throws -> [String] {
+    func names(_ result: ProgramResult) throws -> [String] {
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]], "\(result.output)")
         return rows.compactMap { $0["name"] as? String }
     }
@@ -58,10 +40,10 @@ struct FullTextToolCompatibilityTests {
             #expect(sql?.contains("content=\"product\"") == true, "\(sql ?? "")")
         }
         let products = try sqliteUtils(["search", path, "product", "ipad"])
-        #expect(products.status == 0, "\(products.error)")
+        #expect(products.status == 0, "\(products.errorOutput)")
         #expect(Set(try names(products)) == ["iPad", "iPad mini"])
         let countries = try sqliteUtils(["search", path, "country", "ivory"])
-        #expect(countries.status == 0, "\(countries.error)")
+        #expect(countries.status == 0, "\(countries.errorOutput)")
         #expect(try names(countries) == ["Côte d'Ivoire"])
     }
 
@@ -86,7 +68,7 @@ struct FullTextToolCompatibilityTests {
         }
         let before = try sqliteUtils(["search", path, "product", "ipad"])
         #expect(before.status != 0)
-        #expect(before.error.contains("not configured for full-text search"), "\(before.error)")
+        #expect(before.errorOutput.contains("not configured for full-text search"), "\(before.errorOutput)")
 
         let catalogue = try Catalogue(path: path, seed: false)
         let applied: [String] = try catalogue.sqlite!.database.read { db in
@@ -103,7 +85,7 @@ struct FullTextToolCompatibilityTests {
         #expect(try catalogue.records(CatalogueSearch.products(matching: "ipad air", mode: .words)).map(\.name) == ["iPad Air"])
 
         let after = try sqliteUtils(["search", path, "product", "ipad"])
-        #expect(after.status == 0, "\(after.error)")
+        #expect(after.status == 0, "\(after.errorOutput)")
         #expect(Set(try names(after)) == ["iPad", "iPad mini", "iPad Air"])
         // FTS5's own check of the index against the table (throws on a mismatch).
         try catalogue.sqlite!.database.write { db in

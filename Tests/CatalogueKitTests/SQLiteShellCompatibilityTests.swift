@@ -7,16 +7,6 @@ import Testing
 /// CatalogueKit's functions, reads and checks it.
 @Suite("sqlite3 shell compatibility")
 struct SQLiteShellCompatibilityTests {
-    struct ShellResult {
-        let status: Int32
-        let output: String
-        let error: String
-
-        var lines: [String] {
-            output.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        }
-    }
-
     /// The sqlite3 shell: `/usr/bin/sqlite3` or the first one on `PATH`.
     static func shellPath() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
@@ -24,25 +14,12 @@ struct SQLiteShellCompatibilityTests {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    func shell(_ file: String, _ sql: String) throws -> ShellResult {
+    /// Runs `sql` on `file` in the sqlite3 shell.
+    func shell(_ file: String, _ sql: String) throws -> ProgramResult {
         let executable = try #require(
             Self.shellPath(),
             "the sqlite3 command-line shell is missing (install it: apt-get install sqlite3); these tests need it")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [file, sql]
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        // Both pipes at once, before waiting: a large output on either cannot block the program.
-        let (outputData, errorData) = readPipesToEnd(output: output, error: error)
-        process.waitUntilExit()
-        return ShellResult(
-            status: process.terminationStatus,
-            output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
+        return try runProgram(executable, [file, sql])
     }
 
     /// Creates a seeded catalogue file and closes it (the `Catalogue` goes out of scope).
@@ -61,8 +38,8 @@ struct SQLiteShellCompatibilityTests {
         defer { directory.remove() }
         let file = try makeClosedCatalogue(in: directory)
         let result = try shell(file, "PRAGMA integrity_check")
-        #expect(result.status == 0, "\(result.error)")
-        #expect(result.error.isEmpty, "\(result.error)")
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.errorOutput.isEmpty, "\(result.errorOutput)")
         #expect(result.lines == ["ok"])
     }
 
@@ -72,7 +49,7 @@ struct SQLiteShellCompatibilityTests {
         defer { directory.remove() }
         let file = try makeClosedCatalogue(in: directory)
         let result = try shell(file, "SELECT name FROM country")
-        #expect(result.status == 0, "\(result.error)")
+        #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.lines.count >= 245)
         #expect(result.lines.contains("Côte d'Ivoire"))
         #expect(result.lines.contains("Türkiye"))
@@ -85,8 +62,8 @@ struct SQLiteShellCompatibilityTests {
         defer { directory.remove() }
         let file = try makeClosedCatalogue(in: directory)
         let result = try shell(file, "INSERT INTO \(table)(\(table)) VALUES('integrity-check')")
-        #expect(result.status == 0, "\(result.error)")
-        #expect(result.error.isEmpty, "\(result.error)")
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.errorOutput.isEmpty, "\(result.errorOutput)")
     }
 
     @Test("The shell can search the folded keys and the full-text index")
@@ -95,10 +72,10 @@ struct SQLiteShellCompatibilityTests {
         defer { directory.remove() }
         let file = try makeClosedCatalogue(in: directory)
         let prefix = try shell(file, "SELECT name FROM country WHERE name_key >= 'cote' AND name_key < 'cotf'")
-        #expect(prefix.status == 0, "\(prefix.error)")
+        #expect(prefix.status == 0, "\(prefix.errorOutput)")
         #expect(prefix.lines == ["Côte d'Ivoire"])
         let words = try shell(file, "SELECT name FROM product WHERE id IN (SELECT rowid FROM product_fts WHERE product_fts MATCH '\"creme\"*') ORDER BY name")
-        #expect(words.status == 0, "\(words.error)")
+        #expect(words.status == 0, "\(words.errorOutput)")
         #expect(words.lines == ["Crème brûlée torch set", "Crème rose sympathy wreath"])
     }
 
@@ -108,11 +85,11 @@ struct SQLiteShellCompatibilityTests {
         defer { directory.remove() }
         let file = try makeClosedCatalogue(in: directory)
         let result = try shell(file, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%\(SQLiteDialect.foldFunctionName)%'")
-        #expect(result.status == 0, "\(result.error)")
+        #expect(result.status == 0, "\(result.errorOutput)")
         #expect(result.lines == ["0"])
         // The shell can write too: triggers and indexes need nothing from the library.
         let insert = try shell(file, "INSERT INTO product (name, name_key, type, type_key) VALUES ('Shell widget', 'shell widget', 'tools', 'tools')")
-        #expect(insert.status == 0, "\(insert.error)")
+        #expect(insert.status == 0, "\(insert.errorOutput)")
         let reopened = try Catalogue(path: file)
         let found = try reopened.records(CatalogueSearch.products(matching: "shell w", mode: .words))
         #expect(found.map(\.name) == ["Shell widget"])
@@ -121,11 +98,11 @@ struct SQLiteShellCompatibilityTests {
         contains.fetchLimit = 50
         #expect(try reopened.records(contains).map(\.name) == ["Shell widget"])
         let ranges = try shell(file, "INSERT INTO product_name_key_range_trigram (product_name_key_range_trigram) VALUES ('integrity-check')")
-        #expect(ranges.status == 0, "\(ranges.error)")
+        #expect(ranges.status == 0, "\(ranges.errorOutput)")
         // The shell's key ends its document with the newlines that make its last letter start a
         // trigram, which the term table lists: a page of one letter finds it.
         let terms = try shell(file, "SELECT hex(term) FROM product_name_key_range_terms WHERE term >= 'et' AND term < 'eu'")
-        #expect(terms.status == 0 && terms.lines.contains("65740A"), "\(terms.error) \(terms.lines)")
+        #expect(terms.status == 0 && terms.lines.contains("65740A"), "\(terms.errorOutput) \(terms.lines)")
         var letter = FetchRequest<Product>(
             predicate: .contains("name", "t", options: .caseAndDiacriticInsensitive)
                 && .beginsWith("name", "shell", options: .caseAndDiacriticInsensitive),

@@ -3,11 +3,7 @@ import Foundation
 /// Runs a program to completion and collects what it printed: the harness's only way of running
 /// `initdb`, `pg_ctl` and `psql`.
 enum Subprocess {
-    struct Result: Sendable {
-        let status: Int32
-        let output: String
-        let errorOutput: String
-    }
+    typealias Result = ProgramResult
 
     /// Runs `executable` with `arguments`, optionally as `user` (through `setpriv`), with `input`
     /// on its standard input. The environment is this process's without `PG*` variables (so a
