@@ -22,6 +22,41 @@ struct HostProbeTests {
         }
     }
 
+    /// The errors of two searches, a read transaction and a write on `catalogue`, each of
+    /// which must say that the database is unavailable.
+    static func failures(of catalogue: Catalogue, searching search: FetchRequest<Country>) async throws -> [any Error] {
+        var errors: [any Error] = []
+        for _ in 0..<2 {
+            if let error = try await failure({ _ = try catalogue.fetch(search) }) { errors.append(error) }
+        }
+        if let error = try await failure({ _ = try catalogue.read { try $0.fetchCount(FetchRequest<Country>()) } }) { errors.append(error) }
+        if let error = try await failure({ _ = try catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) } }) { errors.append(error) }
+        for error in errors {
+            #expect((error as? any DatabaseAvailabilityError)?.isDatabaseUnavailable == true, "\(error)")
+        }
+        return errors
+    }
+
+    /// A new database on the shared server and a superuser role of its own that logs in with
+    /// the password "pw-first-Qx7" (distinctive: a message must never contain it).
+    static func databaseWithRole(prefix: String) async throws -> (PostgresTestServer, PostgresTestDatabase, role: String) {
+        try await onOwnThread {
+            let server = try PostgresTestServer.shared()
+            let database = try server.createDatabase(prefix: prefix)
+            let role = "\(prefix)_\(getpid())"
+            try server.createRole(role, password: "pw-first-Qx7")
+            try server.psql("ALTER ROLE :\"role\" SUPERUSER", variables: ["role": role])
+            return (server, database, role)
+        }
+    }
+
+    /// `search` finds Colombia on `catalogue`, and a write there lands in `database`.
+    static func expectServed(_ catalogue: Catalogue, searching search: FetchRequest<Country>, database: PostgresTestDatabase) async throws {
+        #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
+        _ = try await catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) }
+        #expect(try await onOwnThread { try database.psql("SELECT name FROM country WHERE code = 'ZP'") } == "Zedland\n")
+    }
+
     @Test("Stopped: searches, transactions and writes fail with 'connection refused'; restarted: the next call is served")
     func stoppedAndRestarted() async throws {
         let server = try await onOwnThread { try PostgresTestServer.start() }
@@ -40,36 +75,20 @@ struct HostProbeTests {
         let refused = "cannot connect to \(database.url): connection refused (is the server running?)"
         // The first call may meet a connection the pool has not yet seen closed; the later ones
         // wait for a connection the pool cannot make, and the probe says why.
-        var errors: [any Error] = []
-        for _ in 0..<2 {
-            if let error = try await Self.failure({ _ = try catalogue.fetch(search) }) { errors.append(error) }
-        }
-        if let error = try await Self.failure({ _ = try catalogue.read { try $0.fetchCount(FetchRequest<Country>()) } }) { errors.append(error) }
-        if let error = try await Self.failure({ _ = try catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) } }) { errors.append(error) }
+        let errors = try await Self.failures(of: catalogue, searching: search)
         #expect(errors.count == 4, "a call on the stopped server answered")
-        for error in errors {
-            #expect((error as? any DatabaseAvailabilityError)?.isDatabaseUnavailable == true, "\(error)")
-        }
         #expect(errors.dropFirst().map { "\($0)" } == Array(repeating: refused, count: 3))
 
         try await onOwnThread { try server.restart() }
         // The last dial found the server down; the first call after that answer has stood for
         // its interval dials again, finds the server, and runs on a new pool.
         try await Task.sleep(for: .milliseconds(1_100))
-        #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
-        _ = try await catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) }
-        #expect(try await onOwnThread { try database.psql("SELECT name FROM country WHERE code = 'ZP'") } == "Zedland\n")
+        try await Self.expectServed(catalogue, searching: search, database: database)
     }
 
     @Test("A login refused while serving fails a waiting call at once with the server's reason; logged in again, the next call is served")
     func refusedLogin() async throws {
-        let server = try await onOwnThread { try PostgresTestServer.shared() }
-        let database = try await onOwnThread { try server.createDatabase(prefix: "probe_login") }
-        let role = "probe_login_\(getpid())"
-        try await onOwnThread {
-            try server.createRole(role, password: "pw-first-Qx7")
-            try server.psql("ALTER ROLE :\"role\" SUPERUSER", variables: ["role": role])
-        }
+        let (server, database, role) = try await Self.databaseWithRole(prefix: "probe_login")
         var options = PostgresEngine.Options()
         // Long enough that a call which waited for the pool would be seen failing differently.
         options.leaseTimeout = .seconds(30)
@@ -85,16 +104,8 @@ struct HostProbeTests {
         }
         // The first call may meet a connection the pool has not yet seen closed; the later ones
         // wait for a connection the pool cannot log in, and the probe says why.
-        var errors: [any Error] = []
-        for _ in 0..<2 {
-            if let error = try await Self.failure({ _ = try catalogue.fetch(search) }) { errors.append(error) }
-        }
-        if let error = try await Self.failure({ _ = try catalogue.read { try $0.fetchCount(FetchRequest<Country>()) } }) { errors.append(error) }
-        if let error = try await Self.failure({ _ = try catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) } }) { errors.append(error) }
+        let errors = try await Self.failures(of: catalogue, searching: search)
         #expect(errors.count == 4, "a call without a login answered")
-        for error in errors {
-            #expect((error as? any DatabaseAvailabilityError)?.isDatabaseUnavailable == true, "\(error)")
-        }
         for error in errors.dropFirst() {
             #expect("\(error)".hasPrefix("cannot connect to postgres://\(role)@"), "\(error)")
             #expect("\(error)".hasSuffix(": password authentication failed for user \"\(role)\""), "\(error)")
@@ -105,20 +116,12 @@ struct HostProbeTests {
         // The first call after the last refusal has stood for its interval dials again, logs
         // in, and runs on a new pool.
         try await Task.sleep(for: .milliseconds(1_100))
-        #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
-        _ = try await catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) }
-        #expect(try await onOwnThread { try database.psql("SELECT name FROM country WHERE code = 'ZP'") } == "Zedland\n")
+        try await Self.expectServed(catalogue, searching: search, database: database)
     }
 
     @Test("A password rotated in the password file is read again once the server refuses the old one: after one failed call, the catalogue goes on")
     func passwordFileRotation() async throws {
-        let server = try await onOwnThread { try PostgresTestServer.shared() }
-        let database = try await onOwnThread { try server.createDatabase(prefix: "probe_rotate") }
-        let role = "probe_rotate_\(getpid())"
-        try await onOwnThread {
-            try server.createRole(role, password: "pw-first-Qx7")
-            try server.psql("ALTER ROLE :\"role\" SUPERUSER", variables: ["role": role])
-        }
+        let (server, database, role) = try await Self.databaseWithRole(prefix: "probe_rotate")
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
         defer { unlink(file) }
         func writePasswordFile(_ password: String) throws {
@@ -158,8 +161,7 @@ struct HostProbeTests {
             ": password authentication failed for user \"\(role)\"; the password file now gives another password for the role, which the next call uses") == true,
             "\(errors)")
         #expect(!errors.joined().contains("pw-first") && !errors.joined().contains("pw-second"), "a password in \(errors)")
-        _ = try await catalogue.write { try $0.upsert(Country(code: "ZP", name: "Zedland")) }
-        #expect(try await onOwnThread { try database.psql("SELECT name FROM country WHERE code = 'ZP'") } == "Zedland\n")
+        try await Self.expectServed(catalogue, searching: search, database: database)
         #expect(catalogue.postgres?.target.password == "pw-second-Zr9")
     }
 

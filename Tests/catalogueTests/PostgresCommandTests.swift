@@ -176,6 +176,23 @@ struct PostgresCommandTests {
         }
     }
 
+    /// A server of the test's own, to be stopped under a catalogue, and a database on it whose
+    /// catalogue the CLI has migrated and seeded (committed durably: the migration outlives a
+    /// crash-like stop). The caller stops the server.
+    static func ownServer(prefix: String, runner: CommandRunner) throws -> (PostgresTestServer, PostgresTestDatabase) {
+        let server = try PostgresTestServer.start()
+        do {
+            try server.psql("ALTER SYSTEM SET synchronous_commit = on; SELECT pg_reload_conf();")
+            let database = try server.createDatabase(prefix: prefix)
+            let migrated = try runner.run(["search", "x", "--db", database.url])
+            try #require(migrated.status == 0, "\(migrated.standardError)")
+            return (server, database)
+        } catch {
+            try? server.stop()
+            throw error
+        }
+    }
+
     /// One step of `catalogue interactive` in a tmux server that outlives the step (its socket
     /// named by the first argument), so that the test can stop and start PostgreSQL between
     /// steps: `tm` runs tmux, `shows PATTERN [SECONDS]` waits for the screen to show PATTERN.
@@ -205,13 +222,8 @@ struct PostgresCommandTests {
             }
             let runner = try CommandRunner()
             defer { runner.cleanUp() }
-            let server = try PostgresTestServer.start()
+            let (server, database) = try Self.ownServer(prefix: "cli_tui_down", runner: runner)
             defer { try? server.stop() }
-            // The catalogue's migration must outlive the crash-like stop below.
-            try server.psql("ALTER SYSTEM SET synchronous_commit = on; SELECT pg_reload_conf();")
-            let database = try server.createDatabase(prefix: "cli_tui_down")
-            let seeded = try runner.run(["search", "x", "--db", database.url])
-            try #require(seeded.status == 0, "\(seeded.standardError)")
             let socket = "catalogue-pg-down-\(getpid())"
             defer { _ = try? InteractiveTmuxTests.run(["/bin/sh", "-c", "tmux -L \(socket) kill-server"], output: "/dev/null") }
             var transcript = ""
@@ -365,13 +377,8 @@ struct PostgresCommandTests {
         try await onOwnThread {
             let runner = try CommandRunner()
             defer { runner.cleanUp() }
-            let server = try PostgresTestServer.start()
+            let (server, database) = try Self.ownServer(prefix: "cli_down", runner: runner)
             defer { try? server.stop() }
-            // The catalogue's migration must outlive the crash-like stop below.
-            try server.psql("ALTER SYSTEM SET synchronous_commit = on; SELECT pg_reload_conf();")
-            let database = try server.createDatabase(prefix: "cli_down")
-            let migrated = try runner.run(["search", "bog", "--db", database.url])
-            #expect(migrated.status == 0, "\(migrated.standardError)")
             let serve = try ServerProcess([], database: database.url)
             let address = try #require(serve.address(), "\(serve.standardError)")
             let search = "http://\(address)/api/countries?q=bog&scope=capital"
