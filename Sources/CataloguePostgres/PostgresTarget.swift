@@ -132,13 +132,13 @@ public struct PostgresTarget: Sendable, Hashable, CustomStringConvertible {
     private var passwordFileOrigin = PostgresPasswordFile.Origin(lookup: nil)
 
     /// This target with the password its password file gives now, when ``password`` came from
-    /// that file and the file now gives another (it was rotated there); nil otherwise. libpq
-    /// reads the file for each connection; the engine reads it again when the server refuses
-    /// the login (see `HostProbe`).
+    /// that file and the file now gives another (it was rotated there); nil otherwise, and
+    /// also while the file gives none (missing, or caught half-written): the target keeps the
+    /// password it has until a later reading finds one. libpq reads the file for each
+    /// connection; the engine reads it again when the server refuses the login (see
+    /// `HostProbe`).
     func withPasswordFileReread() -> PostgresTarget? {
-        guard let passwordFile else { return nil }
-        let current = passwordFile.password()
-        guard current != password else { return nil }
+        guard let passwordFile, let current = passwordFile.password(), current != password else { return nil }
         var renewed = self
         renewed.password = current
         renewed.passwordFile = passwordFile

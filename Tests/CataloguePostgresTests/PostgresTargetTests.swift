@@ -169,9 +169,13 @@ struct PostgresTargetTests {
         byHand.password = "by-hand"
         #expect(byHand.withPasswordFileReread() == nil)
 
-        // A file gone, or grown readable by others, gives no password: read again, that is a change.
+        // A file grown readable by others (or gone, or caught half-written) gives no password:
+        // the target keeps its own, and a later reading takes the file's once it gives one.
+        try "db.example:5432:catalogue:reader:third\n".write(toFile: path, atomically: false, encoding: .utf8)
         #expect(chmod(path, 0o644) == 0)
-        #expect(try #require(renewed.withPasswordFileReread()).password == nil)
+        #expect(renewed.withPasswordFileReread() == nil)
+        #expect(chmod(path, 0o600) == 0)
+        #expect(renewed.withPasswordFileReread()?.password == "third")
     }
 
     @Test("A password file its group or others can read is ignored, as libpq ignores it")
