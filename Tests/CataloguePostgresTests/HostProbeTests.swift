@@ -100,7 +100,7 @@ struct HostProbeTests {
         // The password changes, and the role's connections (the pool's, the listener's) end.
         try await onOwnThread {
             try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-second-Zr9'", variables: ["role": role])
-            try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = :'role'", variables: ["role": role])
+            try server.terminateConnections(of: role)
         }
         // The first call may meet a connection the pool has not yet seen closed; the later ones
         // wait for a connection the pool cannot log in, and the probe says why.
@@ -140,7 +140,7 @@ struct HostProbeTests {
         try await onOwnThread {
             try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-second-Zr9'", variables: ["role": role])
             try writePasswordFile("pw-second-Zr9")
-            try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = :'role'", variables: ["role": role])
+            try server.terminateConnections(of: role)
         }
         // The first call may meet a connection the pool has not yet seen closed; the next waits
         // for the pool, whose login is refused, and fails saying the file has a new password;

@@ -190,6 +190,23 @@ public final class PostgresTestServer: Sendable {
         try psql("CREATE ROLE :\"role\" LOGIN PASSWORD :'password'", variables: ["role": name, "password": password])
     }
 
+    /// Ends every connection of `role` (`pg_terminate_backend`) and waits, up to 10 s, until
+    /// the server lists none: a backend exits a moment after it is told to, and a call made
+    /// meanwhile could still be served by it.
+    public func terminateConnections(of role: String) throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let left = try psql(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE usename = :'role'", variables: ["role": role])
+            guard left.trimmingCharacters(in: .whitespacesAndNewlines) != "0" else { return }
+            guard ContinuousClock.now < deadline else {
+                throw PostgresTestServerError.commandFailed(
+                    command: "pg_terminate_backend (\(role))", status: 1, output: "\(left) connections still listed after 10 s")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
     /// `postgres://USER@127.0.0.1:PORT/DATABASE`.
     public func url(database: String, user: String? = nil, password: String? = nil) -> String {
         var credentials = user ?? superuser

@@ -434,7 +434,7 @@ struct PostgresCommandTests {
             // Rotated on the server and in the file; the role's connections end.
             try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-second-Zr9'", variables: ["role": role])
             try writePasswordFile("pw-second-Zr9")
-            try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = :'role'", variables: ["role": role])
+            try server.terminateConnections(of: role)
             // A request may meet a connection the pool has not yet seen closed, the next the
             // refusal of the old password; the one after runs with the new one.
             var statuses: [Int] = []
