@@ -3,15 +3,13 @@ import Foundation
 /// Runs a program to completion and collects what it printed: the harness's only way of running
 /// `initdb`, `pg_ctl` and `psql`.
 enum Subprocess {
-    typealias Result = ProgramResult
-
     /// Runs `executable` with `arguments`, optionally as `user` (through `setpriv`), with `input`
     /// on its standard input. The environment is this process's without `PG*` variables (so a
     /// developer's PGHOST or PGDATABASE cannot redirect the harness), plus `environment`.
     static func run(
         _ executable: String, _ arguments: [String], as user: ServerUser? = nil, input: String? = nil,
         environment: [String: String] = [:], outputFile: URL? = nil
-    ) throws -> Result {
+    ) throws -> ProgramResult {
         let process = Process()
         if let user {
             process.executableURL = URL(fileURLWithPath: user.setprivPath)
@@ -67,7 +65,7 @@ enum Subprocess {
         if let outputFile {
             output = (try? Data(contentsOf: outputFile)) ?? Data()
         }
-        return Result(
+        return ProgramResult(
             status: process.terminationStatus,
             output: String(decoding: output, as: UTF8.self),
             errorOutput: String(decoding: errorOutput, as: UTF8.self))

@@ -18,21 +18,26 @@ struct InteractiveTmuxTests {
         .appendingPathComponent("interactive/tmux-test.sh")
 
     /// tmux on the PATH, if installed.
-    static var tmux: String? {
+    private static var tmux: String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/tmux" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Whether tmux is installed; when it is not, records an issue saying how to install it, so
+    /// that a test of the interactive mode in a terminal fails rather than passing untried.
+    static func tmuxIsInstalled(sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        guard tmux == nil else { return true }
+        Issue.record("""
+            tmux is not installed, so the interactive mode cannot be tested in a terminal: \
+            install it (apt-get install tmux; .ci/run does)
+            """, sourceLocation: sourceLocation)
+        return false
     }
 
     @Test("tmux-test.sh passes: typing, scopes, detail, browse, jumps, quitting every way, restore, resize, highlight, counts, pinned header, match modes, entities, help, TERM=dumb")
     func tmuxScript() async throws {
         try await onOwnThread {
-            guard Self.tmux != nil else {
-                Issue.record("""
-                    tmux is not installed, so the interactive mode cannot be tested in a terminal: \
-                    install it (apt-get install tmux; .ci/run does)
-                    """)
-                return
-            }
+            guard Self.tmuxIsInstalled() else { return }
             let log = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-tmux-\(UUID().uuidString).log")
             defer { try? FileManager.default.removeItem(at: log) }
             let status = try Self.run(["/bin/bash", Self.script.path, CommandRunner.executable.path], output: log.path)

@@ -157,10 +157,7 @@ struct PostgresCommandTests {
     @Test("interactive on PostgreSQL in tmux: search as you type, the capital scope, quit", .requiresPostgres)
     func interactive() async throws {
         try await onOwnThread {
-            guard InteractiveTmuxTests.tmux != nil else {
-                Issue.record("tmux is not installed (apt-get install tmux; .ci/run does)")
-                return
-            }
+            guard InteractiveTmuxTests.tmuxIsInstalled() else { return }
             let (runner, url) = try Self.prepared()
             defer { runner.cleanUp() }
             // The first open migrates and seeds the new database (about 2 s of a debug build on
@@ -216,10 +213,7 @@ struct PostgresCommandTests {
     @Test("interactive on PostgreSQL in tmux: a server that stops shows on the status line, the screen stays; restarted, typing searches again", .requiresPostgres)
     func interactiveWhileServerIsDown() async throws {
         try await onOwnThread {
-            guard InteractiveTmuxTests.tmux != nil else {
-                Issue.record("tmux is not installed (apt-get install tmux; .ci/run does)")
-                return
-            }
+            guard InteractiveTmuxTests.tmuxIsInstalled() else { return }
             let runner = try CommandRunner()
             defer { runner.cleanUp() }
             let (server, database) = try Self.ownServer(prefix: "cli_tui_down", runner: runner)
