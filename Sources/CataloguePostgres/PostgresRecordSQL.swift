@@ -12,6 +12,17 @@ struct PostgresRecordSQL: Sendable {
     /// (true: inserted, false: updated, NULL: unchanged).
     let upsert: String
     let update: String
+    /// The first part of ``batchUpsert(rows:)``: `INSERT INTO table (columns) VALUES `.
+    private let batchInsertPrefix: String
+    /// The last part of ``batchUpsert(rows:)``: the conflict clause and `RETURNING`.
+    private let batchConflictSuffix: String
+    /// How many values one record binds (its written columns and tsvector words).
+    private let valuesPerRecord: Int
+    /// How many written columns come before the tsvector words.
+    private let writtenCount: Int
+    /// How many records one ``batchUpsert(rows:)`` statement takes at most: 500, fewer when
+    /// they would bind more than PostgreSQL's 65,535 parameters (a record of 200 columns: 327).
+    let recordsPerBatch: Int
     /// For an import row that lacks some columns: the stored record with the row's natural key,
     /// locked until the transaction ends (`$n`: the natural key's values), and an insert that does
     /// nothing when another transaction stored that key first (`id` of the new row, else no row).
@@ -53,14 +64,21 @@ struct PostgresRecordSQL: Sendable {
         let keyCondition = schema.naturalKey.map { column in
             "\(table).\(column) = $\(written.firstIndex(of: column)! + 1)"
         }.joined(separator: " AND ")
-        var conflict = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(values)) ON CONFLICT (\(schema.naturalKey.joined(separator: ", "))) "
+        var onConflict = "ON CONFLICT (\(schema.naturalKey.joined(separator: ", "))) "
         if assigned.isEmpty || compared.isEmpty {
-            conflict += "DO NOTHING"
+            onConflict += "DO NOTHING"
         } else {
-            conflict += "DO UPDATE SET " + assigned.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
+            onConflict += "DO UPDATE SET " + assigned.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ")
                 + " WHERE (" + compared.map { "\(table).\($0)" }.joined(separator: ", ") + ") IS DISTINCT FROM ("
                 + compared.map { "EXCLUDED.\($0)" }.joined(separator: ", ") + ")"
         }
+        let conflict = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(values)) " + onConflict
+        batchInsertPrefix = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES "
+        batchConflictSuffix = " " + onConflict + " RETURNING id, (xmax = 0) AS inserted"
+        valuesPerRecord = all.count
+        // PostgreSQL binds at most 65,535 parameters to a statement.
+        recordsPerBatch = max(1, min(500, 65_535 / max(1, all.count)))
+        writtenCount = written.count
         // xmax = 0: the row version was made by an insert, not an update. The second SELECT
         // sees the table as it was before the statement: it finds the row left unchanged.
         upsert = "WITH upserted AS (\(conflict) RETURNING id, (xmax = 0) AS inserted) "
@@ -76,6 +94,25 @@ struct PostgresRecordSQL: Sendable {
             deleteAliases = nil
             insertAlias = nil
         }
+    }
+
+    /// One statement that upserts `rows` records, bound one after the other (``values(of:)``
+    /// each), whose natural keys differ: the rows it inserted or changed, `id, inserted` (true:
+    /// inserted, false: updated); a record it left unchanged gives no row.
+    func batchUpsert(rows: Int) -> String {
+        var sql = batchInsertPrefix
+        sql.reserveCapacity(batchInsertPrefix.count + rows * valuesPerRecord * 12 + batchConflictSuffix.count)
+        for row in 0..<rows {
+            if row > 0 { sql += ", " }
+            sql += "("
+            for column in 0..<valuesPerRecord {
+                if column > 0 { sql += ", " }
+                let parameter = "$\(row * valuesPerRecord + column + 1)"
+                sql += column < writtenCount ? parameter : "array_to_tsvector(string_to_array(\(parameter), ' '))"
+            }
+            sql += ")"
+        }
+        return sql + batchConflictSuffix
     }
 
     /// The values bound for `record`: its written values, then each tsvector's words joined

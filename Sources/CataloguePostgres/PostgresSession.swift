@@ -134,14 +134,59 @@ final class PostgresSession: CatalogueWriting {
         return count
     }
 
+    /// Upserts `records` in order, inside the write's transaction (all land, or none when one
+    /// throws). Records without aliases (products) go up to 500 to a statement (see
+    /// `PostgresRecordSQL.recordsPerBatch`), each
+    /// statement's natural keys distinct, so that a later record of a key still wins, as one
+    /// statement a record would give: 20,160 products took 55 s that way (the change-log
+    /// trigger and a round trip per statement). Records with aliases go one by one, their
+    /// aliases after them.
     @discardableResult
     func upsert<S: Sequence>(contentsOf records: S) throws -> UpsertCounts where S.Element: Record {
-        // Inside the write's transaction: all land, or none when one throws.
+        let schema = S.Element.schema
         var counts = UpsertCounts()
-        for record in records {
-            counts.record(try upsert(record).outcome)
+        guard schema.aliases == nil, !schema.naturalKey.isEmpty else {
+            for record in records {
+                counts.record(try upsert(record).outcome)
+            }
+            return counts
         }
+        let sql = schema.postgres
+        var batch: [DatabaseValue] = []
+        var keys: Set<[DatabaseValue]> = []
+        func writeBatch() throws {
+            guard !keys.isEmpty else { return }
+            try upsertBatch(of: S.Element.self, values: batch, rows: keys.count, counts: &counts)
+            batch.removeAll(keepingCapacity: true)
+            keys.removeAll(keepingCapacity: true)
+        }
+        for record in records {
+            let values = PostgresRecordSQL.values(of: record)
+            let key = sql.naturalKeyIndexes.map { values[$0] }
+            if keys.contains(key) || keys.count == sql.recordsPerBatch {
+                try writeBatch()
+            }
+            keys.insert(key)
+            batch += values
+        }
+        try writeBatch()
         return counts
+    }
+
+    /// One statement of ``upsert(contentsOf:)``: `rows` records whose natural keys differ.
+    private func upsertBatch<R: Record>(of type: R.Type, values: [DatabaseValue], rows: Int, counts: inout UpsertCounts) throws {
+        let statement = R.schema.postgres.batchUpsert(rows: rows)
+        let written = try runner.rows(SQLFragment(statement, values))
+        for result in written {
+            let row = PostgresRecordRow(result, sql: statement)
+            noteChanged(R.self, id: try row.decodeInteger(at: 0))
+            if try row.decodeInteger(at: 1) == 0 {
+                counts.updated += 1
+            } else {
+                counts.inserted += 1
+            }
+        }
+        counts.unchanged += rows - written.count
     }
 
     /// Writes the aliases of `record` (stored, with its id), replacing its stored ones if asked.
