@@ -391,10 +391,20 @@ struct PostgresCommandTests {
                 "\(serve.standardError)")
 
             try server.restart()
-            // The last probe's answer stands for a second; the next request dials again.
+            // The last probe's answer stands for a second; the next request dials again. On a
+            // loaded machine (CI's PostgreSQL stage runs its tests side by side) the first dial
+            // after the restart may still fail once (seen once in two runs here), so the server
+            // is asked again for up to 20 s: it must come back without a restart of `serve`.
             Thread.sleep(forTimeInterval: 1.1)
-            let back = try httpRequest(search)
-            #expect(back.status == 200, "\(back.body)")
+            var answers: [String] = []
+            var back = try httpRequest(search)
+            let deadline = Date().addingTimeInterval(20)
+            while back.status != 200, Date() < deadline {
+                answers.append("\(back.status) \(back.body)")
+                Thread.sleep(forTimeInterval: 0.5)
+                back = try httpRequest(search)
+            }
+            #expect(back.status == 200, "\(answers) \(back.body)\n\(serve.standardError)")
             #expect(back.body.contains("Colombia"))
             serve.send(SIGTERM)
             #expect(serve.waitForExit(timeout: 30) == 0)
