@@ -135,12 +135,11 @@ final class PostgresSession: CatalogueWriting {
     }
 
     /// Upserts `records` in order, inside the write's transaction (all land, or none when one
-    /// throws). Records without aliases (products) go up to 500 to a statement (see
-    /// `PostgresRecordSQL.recordsPerBatch`), each
-    /// statement's natural keys distinct, so that a later record of a key still wins, as one
-    /// statement a record would give: 20,160 products took 55 s that way (the change-log
-    /// trigger and a round trip per statement). Records with aliases go one by one, their
-    /// aliases after them.
+    /// throws). Records without aliases (products) go up to 500 to a statement
+    /// (`PostgresRecordSQL.recordsPerBatch`), a natural key at most once in each, so that a
+    /// later record of a key still wins and the counts are those of one statement a record,
+    /// which took 55 s for 20,160 products (a round trip and the change-log trigger each).
+    /// Records with aliases (countries) go one by one, their aliases after them.
     @discardableResult
     func upsert<S: Sequence>(contentsOf records: S) throws -> UpsertCounts where S.Element: Record {
         let schema = S.Element.schema

@@ -58,7 +58,8 @@ struct BulkUpsertTests {
         #expect(lamp.year == lastLamp.year && lamp.price == lastLamp.price)
     }
 
-    @Test("A record that fails rolls back the records before it in the same write", arguments: EngineUnderTest.all)
+    @Test("A write that throws after a bulk upsert keeps none of its records; written again, they are unchanged",
+          arguments: EngineUnderTest.all)
     func allOrNothing(engine: EngineUnderTest) throws {
         let catalogue = try engine.makeCatalogue(seed: false)
         let good = (0..<700).map { Product(name: "Good \($0)", type: "kit") }
