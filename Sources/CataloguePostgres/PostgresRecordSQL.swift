@@ -41,10 +41,11 @@ struct PostgresRecordSQL: Sendable {
         vectorColumns = PostgresFullText.vectorColumns(of: table)
         let all = written + vectorColumns
         func parameter(_ index: Int) -> String {
-            index < written.count ? "$\(index + 1)" : "array_to_tsvector(string_to_array($\(index + 1), ' '))"
+            Self.placeholder(index, number: index + 1, writtenCount: written.count)
         }
         let values = all.indices.map(parameter).joined(separator: ", ")
-        insert = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(values)) RETURNING id"
+        let insertInto = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES "
+        insert = insertInto + "(\(values)) RETURNING id"
         update = "UPDATE \(table) SET " + all.indices.map { "\(all[$0]) = \(parameter($0))" }.joined(separator: ", ")
             + " WHERE id = $\(all.count + 1) RETURNING id"
         let naturalKey = Set(schema.naturalKey)
@@ -58,7 +59,7 @@ struct PostgresRecordSQL: Sendable {
             let keyParameters = schema.naturalKey.enumerated().map { "\(table).\($0.element) = $\($0.offset + 1)" }
             partialUpsert = (
                 "SELECT \(schema.selectColumns) FROM \(table) WHERE \(keyParameters.joined(separator: " AND ")) FOR UPDATE",
-                "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(values)) "
+                insertInto + "(\(values)) "
                     + "ON CONFLICT (\(schema.naturalKey.joined(separator: ", "))) DO NOTHING RETURNING id")
         }
         let keyCondition = schema.naturalKey.map { column in
@@ -72,8 +73,8 @@ struct PostgresRecordSQL: Sendable {
                 + " WHERE (" + compared.map { "\(table).\($0)" }.joined(separator: ", ") + ") IS DISTINCT FROM ("
                 + compared.map { "EXCLUDED.\($0)" }.joined(separator: ", ") + ")"
         }
-        let conflict = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES (\(values)) " + onConflict
-        batchInsertPrefix = "INSERT INTO \(table) (\(all.joined(separator: ", "))) VALUES "
+        let conflict = insertInto + "(\(values)) " + onConflict
+        batchInsertPrefix = insertInto
         batchConflictSuffix = " " + onConflict + " RETURNING id, (xmax = 0) AS inserted"
         valuesPerRecord = all.count
         // PostgreSQL binds at most 65,535 parameters to a statement.
@@ -107,12 +108,17 @@ struct PostgresRecordSQL: Sendable {
             sql += "("
             for column in 0..<valuesPerRecord {
                 if column > 0 { sql += ", " }
-                let parameter = "$\(row * valuesPerRecord + column + 1)"
-                sql += column < writtenCount ? parameter : "array_to_tsvector(string_to_array(\(parameter), ' '))"
+                sql += Self.placeholder(column, number: row * valuesPerRecord + column + 1, writtenCount: writtenCount)
             }
             sql += ")"
         }
         return sql + batchConflictSuffix
+    }
+
+    /// The parameter `$number` for the value of column `column` (of the written columns, then
+    /// the tsvector columns): a tsvector column's words are bound as one text.
+    private static func placeholder(_ column: Int, number: Int, writtenCount: Int) -> String {
+        column < writtenCount ? "$\(number)" : "array_to_tsvector(string_to_array($\(number), ' '))"
     }
 
     /// The values bound for `record`: its written values, then each tsvector's words joined
