@@ -12,6 +12,11 @@ struct PostgresRecordSQL: Sendable {
     /// (true: inserted, false: updated, NULL: unchanged).
     let upsert: String
     let update: String
+    /// The conflict clause of an upsert by natural key: `ON CONFLICT (key) DO UPDATE SET` every
+    /// column but the key's `= EXCLUDED.`… `WHERE` the stored columns `IS DISTINCT FROM` the new
+    /// ones (so an unchanged row is not written), or `DO NOTHING` when nothing but the key is
+    /// stored. Shared by the upserts here and the merge of staged rows (``PostgresStaging``).
+    let onConflict: String
     /// The first part of ``batchUpsert(rows:)``: `INSERT INTO table (columns) VALUES `.
     private let batchInsertPrefix: String
     /// The last part of ``batchUpsert(rows:)``: the conflict clause and `RETURNING`.
@@ -73,6 +78,7 @@ struct PostgresRecordSQL: Sendable {
                 + " WHERE (" + compared.map { "\(table).\($0)" }.joined(separator: ", ") + ") IS DISTINCT FROM ("
                 + compared.map { "EXCLUDED.\($0)" }.joined(separator: ", ") + ")"
         }
+        self.onConflict = onConflict
         let conflict = insertInto + "(\(values)) " + onConflict
         batchInsertPrefix = insertInto
         batchConflictSuffix = " " + onConflict + " RETURNING id, (xmax = 0) AS inserted"

@@ -111,6 +111,19 @@ struct ImportAtomicityTests {
         #expect(try catalogue.product(named: "Lamp")?.year == 2002)
     }
 
+    @Test("New records are numbered in the order their keys first appear in the file, not in name order",
+          arguments: EngineUnderTest.all)
+    func idsInFileOrder(engine: EngineUnderTest) throws {
+        let catalogue = try engine.makeCatalogue(seed: false)
+        _ = try catalogue.importText(Product.self, "name,type\nMiddle,home\n")
+        // Zebra and Apple repeat later; the stored Middle is updated, not numbered again.
+        let text = "name,type,year\nZebra,home,2001\nMango,home,\nApple,home,\nMiddle,home,2020\nZebra,home,2002\nBanana,home,\nApple,home,2003\n"
+        #expect(try catalogue.importText(Product.self, text).counts == ImportCounts(added: 4, updated: 3))
+        let byID = try catalogue.read { db in try db.fetch(FetchRequest<Product>(sortDescriptors: [FetchSortDescriptor("id")])) }
+        #expect(byID.map(\.name) == ["Middle", "Zebra", "Mango", "Apple", "Banana"])
+        #expect(byID.map(\.year) == [2020, 2002, nil, 2003, nil])
+    }
+
     static let badCSV = #"""
         name,type,year,price
         Good one,device,2001,1

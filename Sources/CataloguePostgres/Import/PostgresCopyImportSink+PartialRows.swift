@@ -9,7 +9,7 @@ extension PostgresCopyImportSink {
     /// order, as SQLite's row-by-row upserts would leave it: its own values where the file has
     /// the column, elsewhere those of the previous row of its natural key in the file, or of the
     /// stored record for the first one (a new record keeps no value there). Keys and tsvector
-    /// words are computed from the merged record. The merge (``mergeSQL(schema:columns:)``) then
+    /// words are computed from the merged record. The merge (``PostgresStaging/merge(returningIDs:)``) then
     /// compares and writes whole rows, so its counts agree with SQLite's.
     ///
     /// Runs after the COPY, before the merge, in the import's transaction. The record's table is
@@ -21,7 +21,7 @@ extension PostgresCopyImportSink {
     func resolvePartialRows() throws {
         let schema = R.schema
         let table = schema.table
-        let stage = Self.stagingTable
+        let stage = PostgresStaging.table
         let key = schema.naturalKey
         let stored = schema.columns
         func sameKey(_ left: String, _ right: String) -> String {
@@ -32,14 +32,14 @@ extension PostgresCopyImportSink {
         // The keys with a partial row, and how many rows each has in the file: a partial row of
         // a new key that appears once is inserted as it is, and not read.
         let keys = key.joined(separator: ", ")
-        let select = "SELECT s.line, s.assigned, " + (key + stored).map { "s.\($0)" }.joined(separator: ", ")
+        let select = "SELECT s.catalogue_line, s.catalogue_assigned, " + (key + stored).map { "s.\($0)" }.joined(separator: ", ")
             + ", t.id, " + stored.map { "t.\($0)" }.joined(separator: ", ")
             + " FROM \(stage) s"
-            + " JOIN (SELECT \(keys), count(*) AS n FROM \(stage) GROUP BY \(keys) HAVING bool_or(assigned IS NOT NULL)) k"
+            + " JOIN (SELECT \(keys), count(*) AS n FROM \(stage) GROUP BY \(keys) HAVING bool_or(catalogue_assigned IS NOT NULL)) k"
             + " ON \(sameKey("k", "s"))"
             + " LEFT JOIN \(table) t ON \(sameKey("t", "s"))"
             + " WHERE k.n > 1 OR t.id IS NOT NULL"
-            + " ORDER BY " + key.map { "s.\($0)" }.joined(separator: ", ") + ", s.line"
+            + " ORDER BY " + key.map { "s.\($0)" }.joined(separator: ", ") + ", s.catalogue_line"
         try runner.execute("DECLARE catalogue_partial_rows NO SCROLL CURSOR FOR \(select)")
         let fetch = "FETCH FORWARD \(Self.resolvingPageSize) FROM catalogue_partial_rows"
         var currentKey: [DatabaseValue] = []
@@ -69,12 +69,12 @@ extension PostgresCopyImportSink {
             }
             if !resolved.isEmpty {
                 resolvedAny = true
-                let copy = Self.startCopy(connection: connection, runner: runner, columns: columns)
+                let copy = staging.startCopy()
                 do {
                     for (line, values) in resolved {
                         let record = try R(row: MergedValuesRow(id: nil, values: values))
                         let written = record.writtenValues
-                        try Self.appendRow(
+                        try PostgresStaging.appendRow(
                             to: copy, line: line, written: written,
                             vectors: PostgresFullText.vectorValues(of: record, values: written), assigned: nil)
                     }
@@ -90,8 +90,8 @@ extension PostgresCopyImportSink {
         // The resolved rows (no mask) replace the staged rows of their line.
         if resolvedAny {
             try runner.execute("""
-                DELETE FROM \(stage) s WHERE s.assigned IS NOT NULL \
-                AND EXISTS (SELECT 1 FROM \(stage) r WHERE r.line = s.line AND r.assigned IS NULL)
+                DELETE FROM \(stage) s WHERE s.catalogue_assigned IS NOT NULL \
+                AND EXISTS (SELECT 1 FROM \(stage) r WHERE r.catalogue_line = s.catalogue_line AND r.catalogue_assigned IS NULL)
                 """)
         }
     }
