@@ -62,13 +62,13 @@ extension PostgresEngine {
         return counts
     }
 
-    /// Moves the entries a bulk write left in the pending lists of `table`'s GIN indexes (the
-    /// words and trigram indexes) into the indexes, as autovacuum would a minute later. Until
-    /// then every search through such an index also reads the whole list: 351 pending pages
-    /// after a 1,000,000-row import made a words page take 3.2 ms instead of 0.8 ms. Best effort,
-    /// after the commit: a role that does not own the indexes may not do it, and autovacuum
-    /// still will.
-    private func mergePendingIndexEntries(of table: String, runner: PostgresStatementRunner) {
+    /// Moves the entries a bulk write (an import, a staged bulk upsert) left in the pending
+    /// lists of `table`'s GIN indexes (the words and trigram indexes) into the indexes, as
+    /// autovacuum would a minute later. Until then every search through such an index also
+    /// reads the whole list: 351 pending pages after a 1,000,000-row import made a words page
+    /// take 3.2 ms instead of 0.8 ms. Best effort, after the commit: a role that does not own
+    /// the indexes may not do it, and autovacuum still will.
+    func mergePendingIndexEntries(of table: String, runner: PostgresStatementRunner) {
         do {
             try runner.execute(
                 "SELECT gin_clean_pending_list(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "

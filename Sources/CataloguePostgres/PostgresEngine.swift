@@ -134,11 +134,19 @@ public final class PostgresEngine: CatalogueEngine {
 
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
         var change: DatabaseChange?
+        var stagedTables: Set<String> = []
         let result = try inTransaction("BEGIN") { session in
             let result = try body(session)
             change = session.change
+            stagedTables = session.stagedTables
             if change != nil { try noteOwnTransaction(session) }
             return result
+        }
+        if !stagedTables.isEmpty {
+            try? onCurrentHost { pool in
+                let runner = PostgresStatementRunner(target: .pool(pool), context: pool.context)
+                for table in stagedTables.sorted() { mergePendingIndexEntries(of: table, runner: runner) }
+            }
         }
         if let change { changeHub.publish(change) }
         return result

@@ -11,8 +11,12 @@ final class PostgresSession: CatalogueWriting {
     let runner: PostgresStatementRunner
     /// Rows written, per table, for the change this transaction publishes at commit.
     private(set) var changedRows: [String: Set<Int64>] = [:]
-    /// Tables written without knowing which rows (deleteAll).
+    /// Tables written without knowing which rows (deleteAll), or more rows than
+    /// ``changedIDLimit``.
     private(set) var changedTables: Set<String> = []
+    /// Tables a bulk upsert merged staged rows into (``upsertStaged(_:on:)``), whose GIN indexes'
+    /// pending entries the engine merges after the commit.
+    var stagedTables: Set<String> = []
 
     init(runner: PostgresStatementRunner) {
         self.runner = runner
@@ -135,7 +139,9 @@ final class PostgresSession: CatalogueWriting {
     }
 
     /// Upserts `records` in order, inside the write's transaction (all land, or none when one
-    /// throws). Records without aliases (products) go up to 500 to a statement
+    /// throws). Records without aliases (products) go by COPY into a staging table merged by one
+    /// statement when there are ``stagedUpsertThreshold`` or more (by `underestimatedCount`;
+    /// ``upsertStaged(_:on:)``), else up to 500 to a statement
     /// (`PostgresRecordSQL.recordsPerBatch`), a natural key at most once in each, so that a
     /// later record of a key still wins and the counts are those of one statement a record,
     /// which took 55 s for 20,160 products (a round trip and the change-log trigger each).
@@ -149,6 +155,9 @@ final class PostgresSession: CatalogueWriting {
                 counts.record(try upsert(record).outcome)
             }
             return counts
+        }
+        if records.underestimatedCount >= Self.stagedUpsertThreshold, case .connection(let connection) = runner.target {
+            return try upsertStaged(records, on: connection)
         }
         let sql = schema.postgres
         var batch: [DatabaseValue] = []
@@ -203,9 +212,20 @@ final class PostgresSession: CatalogueWriting {
         }
     }
 
+    /// How many written rows of a table the change published at commit names; beyond it, the
+    /// change names the table only (as SQLite's `RowChanges.idLimit`), so that a bulk write of a
+    /// million rows does not keep a million ids.
+    static var changedIDLimit: Int { 10_000 }
+
     /// Notes a written row, for the change published at commit.
     func noteChanged<R: Record>(_ type: R.Type, id: Int64) {
-        changedRows[R.schema.table, default: []].insert(id)
+        let table = R.schema.table
+        guard !changedTables.contains(table) else { return }
+        changedRows[table, default: []].insert(id)
+        if changedRows[table]!.count > Self.changedIDLimit {
+            changedRows[table] = nil
+            changedTables.insert(table)
+        }
     }
 
     /// The change this session's writes made, if any (for publishing at commit).

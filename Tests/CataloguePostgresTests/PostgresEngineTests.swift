@@ -103,14 +103,20 @@ struct PostgresEngineTests {
             == PostgresResources.migrations.map { $0.identifier + "\n" }.joined())
     }
 
-    @Test("An import leaves nothing in the GIN indexes' pending lists, which every search would read until autovacuum")
-    func importMergesPendingIndexEntries() throws {
+    @Test("An import, and a bulk upsert staged by COPY, leave nothing in the GIN indexes' pending lists, which every search would read until autovacuum",
+          arguments: ["import", "upsert(contentsOf:)"])
+    func bulkWritesMergePendingIndexEntries(write: String) throws {
         let database = try database()
         var options = PostgresEngine.Options()
         options.seed = false
         let catalogue = try Catalogue.connect(to: database.url, options: options)
-        let csv = "name,type\n" + (0..<3_000).map { "Lamp \($0) brass,kitchen\n" }.joined()
-        try catalogue.importRecords(Product.self, from: ImportInput(text: csv, name: "lamps.csv"), options: ImportOptions(format: .csv))
+        if write == "import" {
+            let csv = "name,type\n" + (0..<3_000).map { "Lamp \($0) brass,kitchen\n" }.joined()
+            try catalogue.importRecords(Product.self, from: ImportInput(text: csv, name: "lamps.csv"), options: ImportOptions(format: .csv))
+        } else {
+            let lamps = (0..<3_000).map { Product(name: "Lamp \($0) brass", type: "kitchen") }
+            #expect(try catalogue.write { db in try db.upsert(contentsOf: lamps) } == UpsertCounts(inserted: 3_000))
+        }
         let pendingPages = """
             SELECT coalesce(sum(gin_clean_pending_list(i.indexrelid)), 0) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
             JOIN pg_am a ON a.oid = c.relam WHERE a.amname = 'gin' AND i.indrelid = 'product'::regclass
