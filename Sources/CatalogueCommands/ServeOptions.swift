@@ -29,8 +29,11 @@ package struct ServeOptions: ParsableArguments {
             requests in flight finish first.
 
             At most --max-connections connections are open at once (fewer when the open-file \
-            limit, ulimit -n, is lower; the server raises it as far as it may); a connection that \
-            sends nothing for --idle-timeout seconds, or is that slow to send a request, is closed.
+            limit, ulimit -n, is lower; the server raises it as far as it may), and at most \
+            --max-connections-per-address from one client address (not counting loopback, where a \
+            reverse proxy on this machine connects from; behind a proxy elsewhere, raise it or \
+            give 0); a connection that sends nothing for --idle-timeout seconds, or is that slow \
+            to send a request, is closed.
 
             The server is the program catalogue-server, installed next to catalogue: `catalogue \
             serve` runs it with the same arguments, so that every other command starts without \
@@ -66,6 +69,11 @@ package struct ServeOptions: ParsableArguments {
         valueName: "count"))
     package var maximumConnections = 4096
 
+    @Option(name: .customLong("max-connections-per-address"), help: ArgumentHelp(
+        "The most connections one client address may hold; more are closed at once (0: no limit; loopback is never limited).",
+        valueName: "count"))
+    package var maximumConnectionsPerAddress = 256
+
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
         "Seconds a connection may stay idle (no request, or one that stops arriving) before it is closed.",
         valueName: "seconds"))
@@ -85,6 +93,9 @@ package struct ServeOptions: ParsableArguments {
         }
         guard maximumConnections >= 1 else {
             throw ValidationError("--max-connections must be at least 1, not \(maximumConnections)")
+        }
+        guard maximumConnectionsPerAddress >= 0 else {
+            throw ValidationError("--max-connections-per-address must be 0 (no limit) or more, not \(maximumConnectionsPerAddress)")
         }
         // The server keeps it in whole milliseconds: less than one would be none.
         guard idleTimeout.isFinite, idleTimeout >= 0.001, idleTimeout <= 86_400 else {

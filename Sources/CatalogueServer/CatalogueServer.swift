@@ -21,7 +21,8 @@ import NIOCore
 /// ```
 public enum CatalogueServer {
     /// The application: the router below, the change broadcaster as a service, listening where
-    /// `options` say, with at most `options.maximumConnections` connections open, idle ones
+    /// `options` say, with at most `options.maximumConnections` connections open (and
+    /// `options.maximumConnectionsPerAddress` from one client address), idle ones
     /// closed after `options.idleTimeout` and those whose client takes nothing for
     /// `options.writeTimeout`. `catalogue serve` runs it; the tests run it on a free port.
     public static func makeApplication(
@@ -38,10 +39,14 @@ public enum CatalogueServer {
                 "at most \(maximumConnections) connections at once: the open-file limit (ulimit -n) is \(OpenFileLimit.current ?? 0)")
         }
         let connectionLimit = ConnectionLimit(maximum: maximumConnections, logger: logger)
+        let addressLimit = options.maximumConnectionsPerAddress > 0
+            ? AddressConnectionLimit(
+                maximum: options.maximumConnectionsPerAddress, logger: logger, countsLoopback: options.limitsLoopbackAddresses)
+            : nil
         return Application(
             router: router,
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [
+                additionalChannelHandlers: (addressLimit.map { [$0.handler()] } ?? []) + [
                     WriteTimeoutHandler(timeout: options.writeTimeout, logger: logger), MalformedRequestHandler(),
                 ],
                 idleTimeout: TimeAmount(options.idleTimeout))),

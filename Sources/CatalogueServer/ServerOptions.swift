@@ -28,6 +28,12 @@ public struct ServerOptions: Sendable {
     /// process's open-file limit (`ulimit -n`) is smaller, to that limit less 64 descriptors
     /// kept for the catalogue's files. Each open change stream holds one connection.
     public var maximumConnections = 4096
+    /// The most connections one client address may hold open at once: 256; 0: no limit. A
+    /// connection past it is closed as soon as it is accepted, and a warning names the address,
+    /// so that one client cannot take every connection. Loopback addresses (a reverse proxy on
+    /// this machine) are not limited; behind a proxy on another machine, every client comes
+    /// from its address: raise the limit there, or set 0.
+    public var maximumConnectionsPerAddress = 256
     /// How long the server waits for a client that takes nothing of what it writes (a change
     /// stream, an export) before it closes the connection: 120 s.
     public var writeTimeout: Duration = .seconds(120)
@@ -35,6 +41,10 @@ public struct ServerOptions: Sendable {
     /// requests (keep-alive), and while a request's head or body does not arrive; a response
     /// being written (a change stream, an export, an import being applied) is not idle.
     public var idleTimeout: Duration = .seconds(30)
+
+    /// Whether ``maximumConnectionsPerAddress`` limits loopback addresses too; the tests, whose
+    /// clients are all on 127.0.0.1, set it.
+    var limitsLoopbackAddresses = false
 
     /// The least a client must read of an export (1 MiB in 30 s), which holds a read transaction
     /// until it ends; the tests shorten it.
@@ -48,7 +58,8 @@ public struct ServerOptions: Sendable {
     public static let defaultLimit = 50
 
     /// The defaults: 127.0.0.1, port 8080, read-only (no token), no CORS origin, at most 4,096
-    /// connections, idle ones closed after 30 s, and those whose client takes nothing for 120 s.
+    /// connections and 256 from one address (loopback apart), idle ones closed after 30 s, and
+    /// those whose client takes nothing for 120 s.
     public init() {}
 }
 #endif

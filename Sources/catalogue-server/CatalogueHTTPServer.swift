@@ -19,6 +19,7 @@ enum CatalogueHTTPServer {
         serverOptions.port = options.port
         serverOptions.corsOrigin = options.corsOrigin
         serverOptions.maximumConnections = options.maximumConnections
+        serverOptions.maximumConnectionsPerAddress = options.maximumConnectionsPerAddress
         serverOptions.idleTimeout = .milliseconds(Int64((options.idleTimeout * 1000).rounded()))
         OpenFileLimit.raiseToHardLimit()
         serverOptions.importToken = try options.tokenFile.map { try ImportToken(contentsOfFile: $0) }

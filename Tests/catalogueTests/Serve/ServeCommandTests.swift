@@ -13,7 +13,7 @@ struct ServeCommandTests {
             defer { runner.cleanUp() }
             let result = try runner.run(["serve", "--help"])
             #expect(result.status == 0)
-            for text in ["--host", "--port", "--token-file", "--cors-origin", "--max-connections", "--idle-timeout", "read-only", "Examples:",
+            for text in ["--host", "--port", "--token-file", "--cors-origin", "--max-connections", "--max-connections-per-address", "--idle-timeout", "read-only", "Examples:",
                          "catalogue serve --token-file",
                          "curl 'http://127.0.0.1:8080/api/countries?q=bog&scope=capital'"] {
                 #expect(result.standardOutput.contains(text), "\(text)")
@@ -28,7 +28,7 @@ struct ServeCommandTests {
             let runner = try CommandRunner()
             defer { runner.cleanUp() }
             for arguments in [["--port", "70000"], ["--cors-origin", "app.example.org"], ["--cors-origin", "https://a.example/path"], ["--host", ""],
-                              ["--max-connections", "0"], ["--idle-timeout", "0"], ["--idle-timeout", "nan"], ["--idle-timeout", "-1"],
+                              ["--max-connections", "0"], ["--max-connections-per-address", "-1"], ["--idle-timeout", "0"], ["--idle-timeout", "nan"], ["--idle-timeout", "-1"],
                               ["--idle-timeout", "0.0004"], ["--idle-timeout", "86401"]] {
                 let result = try runner.run(["serve"] + arguments)
                 #expect(result.status == 2, "\(arguments)")
