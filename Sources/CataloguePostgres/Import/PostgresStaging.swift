@@ -130,38 +130,49 @@ struct PostgresStaging {
 
     /// One statement: a row of counts (a NULL id, then the staged rows, the rows that inserted,
     /// the rows that changed a record), the merge of the last row of each natural key (new
-    /// records numbered in the order their keys first appear) and, with
-    /// `returningIDs`, a row for each record it wrote (its id, then NULLs).
+    /// records numbered in the order their keys first appear) and, with `returningIDs`, a row
+    /// for each record it wrote (its id, then NULLs).
     static func mergeSQL(schema: RecordSchema, columns: [String], returningIDs: Bool) -> String {
         let table = schema.table
         let stage = Self.table
         let key = schema.naturalKey
         let compared = schema.columns.filter { !key.contains($0) }
         func row(_ alias: String) -> String { "ROW(" + compared.map { "\(alias).\($0)" }.joined(separator: ", ") + ")" }
-        let partition = key.map { "s.\($0)" }.joined(separator: ", ")
-        let join = key.map { "t.\($0) = s.\($0)" }.joined(separator: " AND ")
-        let countsRow = "SELECT NULL::bigint, counted.staged, counted.inserted, counted.updated FROM counted"
-        // w: a natural key's rows in file order, for the counts. The merge takes the last row of
-        // each key and inserts in the order the keys first appear, so that new records are
-        // numbered as one upsert a row numbers them (in key order, the ids would follow the
-        // names; that order makes the merge of 100,000 rows about a fifth faster).
+        func sameKey(_ left: String, _ right: String) -> String {
+            key.map { "\(left).\($0) = \(right).\($0)" }.joined(separator: " AND ")
+        }
         let keys = key.joined(separator: ", ")
+        let sequence = "nextval(pg_get_serial_sequence('\(table)', 'id'))"
+        let countsRow = "SELECT NULL::bigint, counted.staged, counted.inserted, counted.updated FROM counted"
+        // w: a natural key's rows in file order, for the counts. New keys are numbered in the
+        // order they first appear in the file (numbered), as one upsert a row numbers them, and
+        // the rows are written in key order, which keeps the name indexes' pages in cache: the
+        // merge of 618,023 new rows took 29.5–30.6 s inserted in key order (ids in name order),
+        // 36.8–38.6 s inserted in file order, 33.3–34.2 s so. A key with a NULL column never
+        // matches: its row gets the next id as it is written.
         return """
             WITH staged AS (
                 SELECT s.*, row_number() OVER w AS catalogue_n, lag(\(row("s"))) OVER w AS catalogue_previous
-                FROM \(stage) s WINDOW w AS (PARTITION BY \(partition) ORDER BY s.catalogue_line)
+                FROM \(stage) s WINDOW w AS (PARTITION BY \(key.map { "s.\($0)" }.joined(separator: ", ")) ORDER BY s.catalogue_line)
             ), counted AS (
                 SELECT count(*) AS staged,
                     count(*) FILTER (WHERE s.catalogue_n = 1 AND t.id IS NULL) AS inserted,
                     count(*) FILTER (WHERE (s.catalogue_n = 1 AND t.id IS NOT NULL AND \(row("t")) IS DISTINCT FROM \(row("s")))
                         OR (s.catalogue_n > 1 AND s.catalogue_previous IS DISTINCT FROM \(row("s")))) AS updated
-                FROM staged s LEFT JOIN \(table) t ON \(join)
+                FROM staged s LEFT JOIN \(table) t ON \(sameKey("t", "s"))
+            ), numbered AS (
+                SELECT \(keys), \(sequence) AS catalogue_id FROM (
+                    SELECT \(keys), min(s.catalogue_line) AS catalogue_first FROM \(stage) s
+                    WHERE NOT EXISTS (SELECT 1 FROM \(table) t WHERE \(sameKey("t", "s")))
+                    GROUP BY \(keys) ORDER BY catalogue_first
+                ) new_keys
             ), merged AS (
-                INSERT INTO \(table) (\(columns.joined(separator: ", ")))
-                SELECT \(columns.joined(separator: ", ")) FROM (
-                    SELECT DISTINCT ON (\(keys)) *, min(catalogue_line) OVER (PARTITION BY \(keys)) AS catalogue_first
-                    FROM \(stage) ORDER BY \(keys), catalogue_line DESC
-                ) last ORDER BY catalogue_first
+                INSERT INTO \(table) (id, \(columns.joined(separator: ", ")))
+                SELECT coalesce(n.catalogue_id, t.id, \(sequence)), \(columns.map { "last.\($0)" }.joined(separator: ", "))
+                FROM (SELECT DISTINCT ON (\(keys)) * FROM \(stage) ORDER BY \(keys), catalogue_line DESC) last
+                LEFT JOIN numbered n ON \(sameKey("n", "last"))
+                LEFT JOIN \(table) t ON \(sameKey("t", "last"))
+                ORDER BY \(key.map { "last.\($0)" }.joined(separator: ", "))
                 \(schema.postgres.onConflict)
                 RETURNING id
             )
