@@ -11,8 +11,7 @@ import NIOCore
 /// in the kernel's queue.
 ///
 /// Connections from a loopback address (127.0.0.0/8, ::1) are not counted: a reverse proxy on
-/// the same machine carries every client's, and a local user could reach the catalogue's file
-/// anyway.
+/// the same machine carries every client's.
 ///
 /// ```swift
 /// let limit = AddressConnectionLimit(maximum: 256, logger: logger)

@@ -54,8 +54,10 @@ struct AddressConnectionLimitTests {
         try await fixture.test(options: Self.options(perAddress: 3, countingLoopback: true)) { client in
             var held = try (0..<3).map { _ in try RawHTTPConnection(port: client.port) }
             // The three are served.
-            #expect(held[0].send("GET /api/countries?q=bog&scope=capital HTTP/1.1\r\nHost: localhost\r\n\r\n"))
-            #expect(try await held[0].readResponse().status == 200)
+            for connection in held {
+                #expect(connection.send("GET /api/countries?q=bog&scope=capital HTTP/1.1\r\nHost: localhost\r\n\r\n"))
+                #expect(try await connection.readResponse().status == 200)
+            }
             // The fourth is closed before anything is sent on it.
             let refused = try RawHTTPConnection(port: client.port)
             #expect(try await refused.readToEnd(timeout: .seconds(30), context: "the server closing").isEmpty)
