@@ -28,7 +28,7 @@ final class AddressConnectionLimit: Sendable {
 
     private struct State {
         var open: [String: Int] = [:]
-        var lastWarning: ContinuousClock.Instant?
+        var warnings = WarningInterval(AddressConnectionLimit.warningInterval)
     }
 
     private let state = Locked(State())
@@ -52,16 +52,13 @@ final class AddressConnectionLimit: Sendable {
     /// Counts a connection from `address`; false (and not counted) when the address already
     /// holds ``maximum``.
     func admit(_ address: String) -> Bool {
-        let now = ContinuousClock.now
         let (admitted, warn) = state.withLock { state -> (Bool, Bool) in
             let open = state.open[address, default: 0]
             guard open >= maximum else {
                 state.open[address] = open + 1
                 return (true, false)
             }
-            if let last = state.lastWarning, now - last < Self.warningInterval { return (false, false) }
-            state.lastWarning = now
-            return (false, true)
+            return (false, state.warnings.allows())
         }
         if warn {
             logger.warning(

@@ -24,7 +24,7 @@ struct ConnectionLimit: AvailableConnectionsDelegate {
     let maximum: Int
     let logger: Logger
     private(set) var openConnections = 0
-    private var lastWarning: ContinuousClock.Instant?
+    private var warnings = WarningInterval(Self.warningInterval)
 
     init(maximum: Int, logger: Logger) {
         self.maximum = maximum
@@ -41,9 +41,7 @@ struct ConnectionLimit: AvailableConnectionsDelegate {
     mutating func connectionOpened() {
         openConnections += 1
         guard openConnections >= maximum else { return }
-        let now = ContinuousClock.now
-        if let lastWarning, now < lastWarning + Self.warningInterval { return }
-        lastWarning = now
+        guard warnings.allows() else { return }
         logger.warning("connection limit reached: \(maximum) open; new connections wait until one closes")
     }
 

@@ -48,6 +48,13 @@ struct AddressConnectionLimitTests {
         }
     }
 
+    /// Sends a search on `connection` and expects its answer, 200.
+    static func expectServed(_ connection: RawHTTPConnection, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        #expect(connection.send("GET /api/countries?q=bog&scope=capital HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+                sourceLocation: sourceLocation)
+        #expect(try await connection.readResponse().status == 200, sourceLocation: sourceLocation)
+    }
+
     @Test("A live server closes an address's connection past the limit at once, unanswered, and takes one again after a close")
     func pastTheLimit() async throws {
         let fixture = try ServerFixture()
@@ -55,8 +62,7 @@ struct AddressConnectionLimitTests {
             var held = try (0..<3).map { _ in try RawHTTPConnection(port: client.port) }
             // The three are served.
             for connection in held {
-                #expect(connection.send("GET /api/countries?q=bog&scope=capital HTTP/1.1\r\nHost: localhost\r\n\r\n"))
-                #expect(try await connection.readResponse().status == 200)
+                try await Self.expectServed(connection)
             }
             // The fourth is closed before anything is sent on it.
             let refused = try RawHTTPConnection(port: client.port)
@@ -79,8 +85,7 @@ struct AddressConnectionLimitTests {
         try await fixture.test(options: Self.options(perAddress: 2, countingLoopback: false)) { client in
             let connections = try (0..<4).map { _ in try RawHTTPConnection(port: client.port) }
             for connection in connections {
-                #expect(connection.send("GET /api/countries?q=bog&scope=capital HTTP/1.1\r\nHost: localhost\r\n\r\n"))
-                #expect(try await connection.readResponse().status == 200)
+                try await Self.expectServed(connection)
             }
         }
         #expect(!fixture.logs.all.contains { $0.message.hasPrefix("closing new connections") })
