@@ -73,10 +73,13 @@ final class RecordUpserter<R: Record> {
         return statement
     }
 
+    /// Runs `statement` with `values` as its numbered parameters. An UPDATE may use fewer than
+    /// the written values: not the key columns derived from the natural key (a city's
+    /// `name_key`), which it does not assign, so the values after its last parameter are not bound.
     private func run(_ statement: Statement, _ values: [DatabaseValue]) throws {
         statement.reset()
-        for (offset, value) in values.enumerated() {
-            try statement.bind(value, at: offset + 1)
+        for offset in 0..<min(values.count, statement.parameterCount) {
+            try statement.bind(values[offset], at: offset + 1)
         }
         defer { statement.reset() }
         while try statement.step() {}

@@ -57,4 +57,22 @@ struct RecordUpserterTests {
         }
         #expect(try catalogue.allProducts().map(\.year) == [2])
     }
+
+    @Test("A type whose last written column is a key of a natural-key column (a city's name_key): its UPDATE binds fewer values, and runs")
+    func updateWithoutTrailingKey() throws {
+        let sql = try #require(RecordUpserter<City>.sql())
+        // name_key (?4) follows the name, which the update never assigns.
+        #expect(sql.update == "UPDATE city SET population = ?3 WHERE name = ?1 AND country_code = ?2 AND (population IS NOT ?3)")
+        let catalogue = try Catalogue(path: ":memory:", appMigrations: [City.migration])
+        let outcomes = try catalogue.database.write { db in
+            let upserter = try RecordUpserter<City>(db)
+            return try [
+                City(name: "Paris", countryCode: "FR", population: 2_165_423),
+                City(name: "Paris", countryCode: "FR", population: 2_102_650),
+                City(name: "Paris", countryCode: "FR", population: 2_102_650),
+            ].map { try upserter.upsert($0) }
+        }
+        #expect(outcomes == [.inserted, .updated, .unchanged])
+        #expect(try catalogue.read { db in try db.fetch(FetchRequest<City>()) }.map(\.population) == [2_102_650])
+    }
 }
