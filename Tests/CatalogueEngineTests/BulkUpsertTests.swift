@@ -19,7 +19,7 @@ struct BulkUpsertTests {
 
         var testDescription: String { rawValue }
 
-        func upsert(_ records: [Product], in db: any CatalogueWriting) throws -> UpsertCounts {
+        func upsert<R: Record>(_ records: [R], in db: any CatalogueWriting) throws -> UpsertCounts {
             switch self {
             case .array:
                 try db.upsert(contentsOf: records)

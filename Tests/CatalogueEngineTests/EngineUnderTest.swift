@@ -59,13 +59,14 @@ enum EngineUnderTest: String, Sendable, CustomTestStringConvertible {
         return engines
     }
 
-    /// A new catalogue of its own on this engine (seeded unless `seed` is false).
-    func makeCatalogue(seed: Bool = true) throws -> Catalogue {
-        try makeStore(seed: seed).catalogue
+    /// A new catalogue of its own on this engine (seeded unless `seed` is false), with the app's
+    /// migrations for this engine, if any (an app's own record types).
+    func makeCatalogue(seed: Bool = true, appMigrations: [Migration] = []) throws -> Catalogue {
+        try makeStore(seed: seed, appMigrations: appMigrations).catalogue
     }
 
     /// A new database of its own on this engine, and a catalogue open on it.
-    func makeStore(seed: Bool = true) throws -> TestStore {
+    func makeStore(seed: Bool = true, appMigrations: [Migration] = []) throws -> TestStore {
         switch self {
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory
@@ -73,7 +74,8 @@ enum EngineUnderTest: String, Sendable, CustomTestStringConvertible {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let path = directory.appendingPathComponent("catalogue.sqlite").path
             TestStore.removeAtExit(directory)
-            return TestStore(engine: self, location: path, catalogue: try Catalogue(path: path, seed: seed), seed: seed)
+            let catalogue = try Catalogue(path: path, seed: seed, appMigrations: appMigrations)
+            return TestStore(engine: self, location: path, catalogue: catalogue, seed: seed)
         case .postgres:
             #if PostgreSQL
             let server = try PostgresTestServer.shared()
@@ -81,6 +83,7 @@ enum EngineUnderTest: String, Sendable, CustomTestStringConvertible {
             let database = try server.createDatabase(prefix: "engine", template: try template.get())
             var options = PostgresEngine.Options()
             options.seed = seed
+            options.appMigrations = appMigrations
             return TestStore(engine: self, location: database.url, catalogue: try Catalogue.connect(to: database.url, options: options), seed: seed)
             #else
             fatalError("PostgreSQL is not built in (swift test --traits PostgreSQL)")

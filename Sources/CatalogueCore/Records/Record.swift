@@ -70,7 +70,8 @@ public final class RecordSchema: Sendable {
     /// The stored columns, in the order of ``Record/databaseValues``, without `id` or key columns.
     public let columns: [String]
     /// The columns that identify a record for an upsert (`code` for countries), using key
-    /// columns where the natural key is compared folded (`type_key`).
+    /// columns where the natural key is compared folded (`type_key`). A key with a NULL column
+    /// matches no record, as in a unique index: such a record is always inserted.
     public let naturalKey: [String]
     /// Column → its folded key column (`"name": "name_key"`), computed on every write.
     public let foldedColumns: [String: String]

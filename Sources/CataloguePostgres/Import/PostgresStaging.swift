@@ -132,6 +132,10 @@ struct PostgresStaging {
     /// the rows that changed a record), the merge of the last row of each natural key (new
     /// records numbered in the order their keys first appear) and, with `returningIDs`, a row
     /// for each record it wrote (its id, then NULLs).
+    ///
+    /// A natural key with a NULL column equals no other key, as in a unique index and in one
+    /// upsert a row: such a row is a key of its own (`catalogue_apart`, its line; NULL for
+    /// every other row), where grouping, partitioning and `DISTINCT ON` would take NULLs as equal.
     static func mergeSQL(schema: RecordSchema, columns: [String], returningIDs: Bool) -> String {
         let table = schema.table
         let stage = Self.table
@@ -141,19 +145,21 @@ struct PostgresStaging {
         func sameKey(_ left: String, _ right: String) -> String {
             key.map { "\(left).\($0) = \(right).\($0)" }.joined(separator: " AND ")
         }
-        let keys = key.joined(separator: ", ")
+        // The row's own key when its natural key has a NULL column.
+        let apart = "CASE WHEN " + key.map { "s.\($0) IS NULL" }.joined(separator: " OR ") + " THEN s.catalogue_line END"
+        let keys = key.map { "s.\($0)" }.joined(separator: ", ") + ", " + apart
         let sequence = "nextval(pg_get_serial_sequence('\(table)', 'id'))"
         let countsRow = "SELECT NULL::bigint, counted.staged, counted.inserted, counted.updated FROM counted"
         // w: a natural key's rows in file order, for the counts. New keys are numbered in the
         // order they first appear in the file (numbered), as one upsert a row numbers them, and
         // the rows are written in key order, which keeps the name indexes' pages in cache: the
         // merge of 618,023 new rows took 29.5–30.6 s inserted in key order (ids in name order),
-        // 36.8–38.6 s inserted in file order, 33.3–34.2 s so. A key with a NULL column never
-        // matches: its row gets the next id as it is written.
+        // 36.8–38.6 s inserted in file order, 33.3–34.2 s so. A key with a NULL column finds its
+        // number by its line (`numbered_apart`), since `=` never matches NULL.
         return """
             WITH staged AS (
                 SELECT s.*, row_number() OVER w AS catalogue_n, lag(\(row("s"))) OVER w AS catalogue_previous
-                FROM \(stage) s WINDOW w AS (PARTITION BY \(key.map { "s.\($0)" }.joined(separator: ", ")) ORDER BY s.catalogue_line)
+                FROM \(stage) s WINDOW w AS (PARTITION BY \(keys) ORDER BY s.catalogue_line)
             ), counted AS (
                 SELECT count(*) AS staged,
                     count(*) FILTER (WHERE s.catalogue_n = 1 AND t.id IS NULL) AS inserted,
@@ -161,16 +167,24 @@ struct PostgresStaging {
                         OR (s.catalogue_n > 1 AND s.catalogue_previous IS DISTINCT FROM \(row("s")))) AS updated
                 FROM staged s LEFT JOIN \(table) t ON \(sameKey("t", "s"))
             ), numbered AS (
-                SELECT \(keys), \(sequence) AS catalogue_id FROM (
-                    SELECT \(keys), min(s.catalogue_line) AS catalogue_first FROM \(stage) s
+                SELECT \(key.joined(separator: ", ")), catalogue_apart, \(sequence) AS catalogue_id FROM (
+                    SELECT \(key.map { "s.\($0)" }.joined(separator: ", ")), \(apart) AS catalogue_apart,
+                        min(s.catalogue_line) AS catalogue_first
+                    FROM \(stage) s
                     WHERE NOT EXISTS (SELECT 1 FROM \(table) t WHERE \(sameKey("t", "s")))
                     GROUP BY \(keys) ORDER BY catalogue_first
                 ) new_keys
             ), merged AS (
                 INSERT INTO \(table) (id, \(columns.joined(separator: ", ")))
-                SELECT coalesce(n.catalogue_id, t.id, \(sequence)), \(columns.map { "last.\($0)" }.joined(separator: ", "))
-                FROM (SELECT DISTINCT ON (\(keys)) * FROM \(stage) ORDER BY \(keys), catalogue_line DESC) last
+                SELECT coalesce(n.catalogue_id, numbered_apart.catalogue_id, t.id, \(sequence)),
+                    \(columns.map { "last.\($0)" }.joined(separator: ", "))
+                FROM (
+                    SELECT DISTINCT ON (\(keys)) s.*, \(apart) AS catalogue_apart FROM \(stage) s
+                    ORDER BY \(keys), s.catalogue_line DESC
+                ) last
                 LEFT JOIN numbered n ON \(sameKey("n", "last"))
+                LEFT JOIN (SELECT catalogue_apart, catalogue_id FROM numbered WHERE catalogue_apart IS NOT NULL) numbered_apart
+                    ON numbered_apart.catalogue_apart = last.catalogue_apart
                 LEFT JOIN \(table) t ON \(sameKey("t", "last"))
                 ORDER BY \(key.map { "last.\($0)" }.joined(separator: ", "))
                 \(schema.postgres.onConflict)
