@@ -188,6 +188,103 @@ struct HostRecordTypeTests {
     }
 }
 
+extension City: ImportableRecord {
+    static let importColumns = [
+        ImportColumn("name", required: true), ImportColumn("country_code", required: true), ImportColumn("population"),
+    ]
+    static let exportColumns = ["name", "country_code", "population"]
+
+    init(importing row: ImportRow) throws(ImportFieldError) {
+        self.init(name: try row.requiredText(at: 0), countryCode: try row.requiredText(at: 1), population: try row.integer(at: 2))
+    }
+}
+
+/// An app's record type through the paths that write many rows at once: an import into a new
+/// catalogue and into one, and a bulk upsert past ``Connection/bulkWriteThreshold`` (its
+/// full-text entries written at the end).
+@Suite("A host app's record type in bulk")
+struct HostRecordTypeBulkTests {
+    /// 1,500 cities over 500 keys (a name in one of three countries), each key seen several
+    /// times with another population or the same: every upsert outcome.
+    static func cities() -> [City] {
+        (0..<1_500).map { index in
+            let key = index % 500
+            return City(name: "Vila \(["Nova", "Velha", "Real", "São Jorge"][key % 4]) \(key % 125)", countryCode: ["BR", "PT", "AO"][key % 3],
+                population: index % 7 == 0 ? nil : Int64(index % 5) * 1_000)
+        }
+    }
+
+    static func csv(_ cities: [City]) -> String {
+        "name,country_code,population\n" + cities.map { "\($0.name),\($0.countryCode),\($0.population.map(String.init) ?? "")\n" }.joined()
+    }
+
+    /// What one upsert a city gives: the counts and every row (without ids), in id order.
+    static func oneByOne(_ cities: [City], before: [City]) throws -> (UpsertCounts, [String]) {
+        let catalogue = try Catalogue(path: ":memory:", seed: false, appMigrations: [City.migration])
+        try catalogue.write { db in for city in before { _ = try db.upsert(city) } }
+        let counts = try catalogue.write { db in
+            var counts = UpsertCounts()
+            for city in cities { counts.record(try db.upsert(city).outcome) }
+            return counts
+        }
+        return (counts, try rows(catalogue))
+    }
+
+    static func rows(_ catalogue: Catalogue) throws -> [String] {
+        try catalogue.records(FetchRequest<City>(sortDescriptors: [FetchSortDescriptor("id")]))
+            .map { "\($0.name)|\($0.countryCode)|\($0.population.map(String.init) ?? "-")" }
+    }
+
+    /// The full-text index agrees with the table: FTS5's own check, and a words search finds
+    /// the cities a CONTAINS search finds.
+    static func checkFullText(_ catalogue: Catalogue) throws {
+        try catalogue.database.inDatabase { db in try db.execute("INSERT INTO city_fts(city_fts) VALUES('integrity-check')") }
+        let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: "sao jorge"))
+        let words = try catalogue.records(FetchRequest<City>(predicate: .fullText(pattern), sortDescriptors: [FetchSortDescriptor("id")]))
+        let contains = try catalogue.records(FetchRequest<City>(
+            predicate: .contains("name", "sao jorge", options: .caseAndDiacriticInsensitive), sortDescriptors: [FetchSortDescriptor("id")]))
+        #expect(!words.isEmpty)
+        #expect(words.map(\.id) == contains.map(\.id))
+    }
+
+    @Test("A bulk upsert gives the counts and rows of one upsert a city; its full-text entries agree")
+    func bulkUpsert() throws {
+        let cities = Self.cities()
+        let before = Array(cities.prefix(100))
+        let (expectedCounts, expectedRows) = try Self.oneByOne(cities, before: before)
+        let catalogue = try Catalogue(path: ":memory:", seed: false, appMigrations: [City.migration])
+        try catalogue.write { db in for city in before { _ = try db.upsert(city) } }
+        #expect(try catalogue.write { db in try db.upsert(contentsOf: cities) } == expectedCounts)
+        #expect(expectedCounts.inserted > 0 && expectedCounts.updated > 0 && expectedCounts.unchanged > 0, "\(expectedCounts)")
+        #expect(try Self.rows(catalogue) == expectedRows)
+        try Self.checkFullText(catalogue)
+    }
+
+    @Test("An import into a catalogue, and one that creates the catalogue, give the rows of one upsert a city")
+    func imports() throws {
+        let cities = Self.cities()
+        let (expectedCounts, expectedRows) = try Self.oneByOne(cities, before: [])
+        let expected = ImportCounts(added: expectedCounts.inserted, updated: expectedCounts.updated, unchanged: expectedCounts.unchanged)
+        let input = { ImportInput(text: Self.csv(cities), name: "cities.csv") }
+
+        let catalogue = try Catalogue(path: ":memory:", seed: false, appMigrations: [City.migration])
+        #expect(try catalogue.importRecords(City.self, from: input(), options: ImportOptions(format: .csv)) == expected)
+        #expect(try Self.rows(catalogue) == expectedRows)
+        try Self.checkFullText(catalogue)
+
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("cities.sqlite")
+        let counts = try Catalogue.importRecords(
+            City.self, from: input(), options: ImportOptions(format: .csv), intoNewCatalogueAt: path, seed: false,
+            appMigrations: [City.migration])
+        #expect(counts == expected)
+        let created = try Catalogue(path: path, seed: false, appMigrations: [City.migration])
+        #expect(try Self.rows(created) == expectedRows)
+        try Self.checkFullText(created)
+    }
+}
+
 /// Opening a catalogue file that has an app migration.
 @Suite("App migrations")
 struct AppMigrationTests {
