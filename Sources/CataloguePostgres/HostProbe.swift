@@ -19,7 +19,8 @@ import CatalogueCore
 /// failed for user …"), and the pool is renewed once a dial logs in again. When the password
 /// came from the password file and the file now gives another (it was rotated there, where
 /// libpq would read it for its next connection), the next dial uses that one, and so does the
-/// new pool: the catalogue goes on without a restart.
+/// new pool: the catalogue goes on without a restart, and the call that met the refusal runs
+/// again at once on the new pool (`PostgresEngine.onCurrentHost(_:)`, ``takeRenewal(_:)``).
 ///
 /// ```swift
 /// try pool.probe.check()  // throws "cannot connect to postgres://…: connection refused (is the server running?)"
@@ -40,6 +41,9 @@ final class HostProbe: Sendable {
         /// What the next dial connects to: the pool's target, or the same with the password
         /// its password file gave once the server refused the pool's.
         var target: PostgresTarget
+        /// The error a dial gave when it found the password file's new password, until a call
+        /// that met it takes it (``takeRenewal(_:)``).
+        var renewal: PostgresEngineError?
     }
 
     private let context: PostgresEngineContext
@@ -101,17 +105,34 @@ final class HostProbe: Sendable {
     }
 
     /// Makes `renewed` the target of the next dial, which the next call makes at once (not
-    /// after ``interval``), and returns `refused` saying so: the call that waited fails, the
-    /// next one renews the pool with the new password (see `PostgresEngine.availablePool(_:)`).
+    /// after ``interval``), and returns `refused` saying so. The call that waited takes it
+    /// (``takeRenewal(_:)``) and runs again on a pool renewed with the new password (see
+    /// `PostgresEngine.availablePool(_:)`); a call that cannot throws it.
     private func renewTarget(_ renewed: PostgresTarget, refused: any Error) -> any Error {
+        var reported = refused
+        if case .cannotConnect(let target, let reason)? = refused as? PostgresEngineError {
+            reported = PostgresEngineError.cannotConnect(
+                target: target, reason: reason + "; the password file now gives another password for the role, which the next call uses")
+        }
         state.withLock { state in
             state.target = renewed
             // As if this dial began an interval ago: the next call dials again at once.
             state.lastDial = ContinuousClock.now - Self.interval
+            state.renewal = reported as? PostgresEngineError
         }
-        guard case .cannotConnect(let target, let reason)? = refused as? PostgresEngineError else { return refused }
-        return PostgresEngineError.cannotConnect(
-            target: target, reason: reason + "; the password file now gives another password for the role, which the next call uses")
+        return reported
+    }
+
+    /// Whether `error` is the one a dial of this probe gave when it found the password file's
+    /// new password, not yet taken: then this call takes it (a second call meeting the same
+    /// error, or a call around this one, gets false). Thrown while a call waited for a
+    /// connection, it means the call's statement never ran, so the call may run again.
+    func takeRenewal(_ error: any Error) -> Bool {
+        state.withLock { state in
+            guard let renewal = state.renewal, (error as? PostgresEngineError) == renewal else { return false }
+            state.renewal = nil
+            return true
+        }
     }
 }
 #endif

@@ -42,11 +42,23 @@ extension PostgresEngine {
     /// Runs `body` on the current host and pool (see ``availablePool(_:)``); when it throws an
     /// error that means the host no longer serves this catalogue, chooses a host again before
     /// rethrowing it.
+    ///
+    /// When the pool's login was refused while `body` waited for a connection and the password
+    /// file now gives another password (``HostProbe/takeRenewal(_:)``), `body` runs once more on
+    /// a pool renewed with it. That error comes only from waiting for the pool: for a lease,
+    /// before anything ran on it (transactions, imports); for a statement on the pool, in
+    /// `reading`, whose statements only read. A write's statements run on its lease and never
+    /// wait for the pool, so no statement of a write runs twice.
     func onCurrentHost<T>(_ body: (PostgresHostPool) throws -> T) throws -> T {
         var pool = currentPool
         do {
             pool = try availablePool(pool)
-            return try body(pool)
+            do {
+                return try body(pool)
+            } catch where pool.probe.takeRenewal(error) {
+                pool = try availablePool(pool)
+                return try body(pool)
+            }
         } catch {
             if !requestedTarget.alternatives.isEmpty, Self.meansAnotherHost(error, attributes: requestedTarget.sessionAttributes) {
                 chooseHostAgain(replacing: pool)

@@ -411,7 +411,7 @@ struct PostgresCommandTests {
         }
     }
 
-    @Test("serve follows a password rotated in its password file: a 503 whose log says so, then served with the new password", .requiresPostgres)
+    @Test("serve follows a password rotated in its password file: the request that met the refusal is served with the new password", .requiresPostgres)
     func servePasswordRotation() async throws {
         try await onOwnThread {
             let runner = try CommandRunner()
@@ -439,17 +439,15 @@ struct PostgresCommandTests {
             try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-second-Zr9'", variables: ["role": role])
             try writePasswordFile("pw-second-Zr9")
             try server.terminateConnections(of: role)
-            // A request may meet a connection the pool has not yet seen closed, the next the
-            // refusal of the old password; the one after runs with the new one.
+            // A request may meet a connection the pool has not yet seen closed (a 503); the next
+            // meets the refusal of the old password, and runs again with the new one.
             var statuses: [Int] = []
-            for _ in 0..<4 where statuses.last != 200 {
+            for _ in 0..<3 where statuses.last != 200 {
                 statuses.append(try httpRequest(search).status)
             }
             #expect(statuses.last == 200, "\(statuses) \(serve.standardError)")
-            #expect(statuses.dropLast().allSatisfy { $0 == 503 } && (1...2).contains(statuses.count - 1), "\(statuses)")
-            #expect(serve.standardError.contains(
-                "password authentication failed for user \"\(role)\"; the password file now gives another password for the role, which the next call uses"),
-                "\(serve.standardError)")
+            #expect(statuses.dropLast().allSatisfy { $0 == 503 } && statuses.count <= 2, "\(statuses)")
+            #expect(!serve.standardError.contains("password authentication failed"), "\(serve.standardError)")
             #expect(!serve.standardError.contains("pw-first") && !serve.standardError.contains("pw-second"), "a password in the log")
             serve.send(SIGTERM)
             #expect(serve.waitForExit(timeout: 30) == 0)
