@@ -53,16 +53,31 @@ enum BlockingBridge {
         }
     }
 
+    /// How often a wait that has checked the host looks again at what the probe last found.
+    static let probeRecheckInterval: Duration = .milliseconds(100)
+
     /// Waits for `semaphore`, at most `timeout` (nil: no limit); false when the time ran out.
-    /// With a `probe`, once the wait has lasted ``HostProbe/interval``, checks (once) that the
-    /// host answers, and throws the probe's error when it does not.
+    /// With a `probe`, once the wait has lasted ``HostProbe/interval``, checks that the host
+    /// answers, and throws the probe's error when it does not; after that, every
+    /// ``probeRecheckInterval``, throws what another call's dial found since
+    /// (``HostProbe/checkLastAnswer()``): a host gone, or a password rotated, which the pool
+    /// waited for cannot log in with.
     private static func wait(for semaphore: DispatchSemaphore, timeout: Duration?, probe: HostProbe?) throws -> Bool {
         let deadline = timeout.map { DispatchTime.now() + $0.dispatchInterval }
         if let probe {
-            let probeTime = DispatchTime.now() + HostProbe.interval.dispatchInterval
-            if semaphore.wait(timeout: deadline.map { min($0, probeTime) } ?? probeTime) == .success { return true }
-            if let deadline, DispatchTime.now() >= deadline { return false }
-            try probe.check()
+            var probeTime = DispatchTime.now() + HostProbe.interval.dispatchInterval
+            var checked = false
+            while true {
+                if semaphore.wait(timeout: deadline.map { min($0, probeTime) } ?? probeTime) == .success { return true }
+                if let deadline, DispatchTime.now() >= deadline { return false }
+                if checked {
+                    try probe.checkLastAnswer()
+                } else {
+                    try probe.check()
+                    checked = true
+                }
+                probeTime = DispatchTime.now() + probeRecheckInterval.dispatchInterval
+            }
         }
         guard let deadline else {
             semaphore.wait()

@@ -1,5 +1,6 @@
 #if PostgreSQL
 import CatalogueCore
+import Foundation
 
 /// Whether a pool's host answers at all, asked when a call has waited a while for the pool: a
 /// connection of its own, made (within the connect timeout) and closed at once.
@@ -19,8 +20,9 @@ import CatalogueCore
 /// failed for user …"), and the pool is renewed once a dial logs in again. When the password
 /// came from the password file and the file now gives another (it was rotated there, where
 /// libpq would read it for its next connection), the next dial uses that one, and so does the
-/// new pool: the catalogue goes on without a restart, and the call that met the refusal runs
-/// again at once on the new pool (`PostgresEngine.onCurrentHost(_:)`, ``takeRenewal(_:)``).
+/// new pool: the catalogue goes on without a restart. Every call that was waiting for the old
+/// pool (which cannot log in any more) stops waiting with that refusal and runs again at once
+/// on the new pool (`PostgresEngine.onCurrentHost(_:)`, ``isRenewal(_:)``).
 ///
 /// ```swift
 /// try pool.probe.check()  // throws "cannot connect to postgres://…: connection refused (is the server running?)"
@@ -41,14 +43,16 @@ final class HostProbe: Sendable {
         /// What the next dial connects to: the pool's target, or the same with the password
         /// its password file gave once the server refused the pool's.
         var target: PostgresTarget
-        /// The error a dial gave when it found the password file's new password, until a call
-        /// that met it takes it (``takeRenewal(_:)``).
+        /// The error of the dial that found the password file's new password: from then on,
+        /// what every call waiting for the pool (whose password is the old one) is told
+        /// (``check(renewing:)``).
         var renewal: PostgresEngineError?
     }
 
     private let context: PostgresEngineContext
     private let state: Locked<State>
 
+    /// `target`: the pool's.
     init(target: PostgresTarget, context: PostgresEngineContext) {
         self.context = context
         state = Locked(State(target: target))
@@ -58,16 +62,27 @@ final class HostProbe: Sendable {
     /// new password once the server refused the old one.
     var target: PostgresTarget { state.withLock { $0.target } }
 
-    /// Whether the last dial found the host out of reach (or refusing the login).
-    var foundUnreachable: Bool { state.withLock { $0.failure != nil } }
+    /// Whether the last dial found the host out of reach (or refusing the login), or the pool's
+    /// password is no longer the password file's.
+    var foundUnreachable: Bool { state.withLock { $0.failure != nil || $0.renewal != nil } }
 
     /// Throws why the host cannot be reached, dialling it unless a dial is under way or began
     /// less than ``interval`` ago (then the last answer is given). A host that answers but has
     /// no connection slot free is reachable here: the pool's own connections may still serve.
     /// One that refuses the login is not: the pool cannot log in either.
-    func check() throws {
+    ///
+    /// Once a dial found the password file's new password, the pool cannot log in whatever a
+    /// later dial says: a call waiting for it is told so at once, without a dial, unless it is
+    /// `renewing` the pool (`PostgresEngine.availablePool(_:)`), which dials with the new
+    /// password to see that it logs in.
+    func check(renewing: Bool = false) throws {
+        while renewing, state.withLock({ $0.dialling }) {
+            // Another call's dial may be the one that renews: its answer, not its last one.
+            Thread.sleep(forTimeInterval: 0.02)
+        }
         let now = ContinuousClock.now
         let recent = state.withLock { state -> (any Error)?? in
+            if !renewing, let renewal = state.renewal { return .some(renewal) }
             if state.dialling { return .some(state.failure) }
             if let last = state.lastDial, now - last < Self.interval { return .some(state.failure) }
             state.lastDial = now
@@ -84,6 +99,18 @@ final class HostProbe: Sendable {
             state.dialling = false
         }
         if let failure { throw failure }
+    }
+
+    /// Throws what the last dial found, without dialling: the password file's new password
+    /// (the pool cannot log in), or, unless a dial is under way, the host out of reach. For a
+    /// call that has checked once and goes on waiting, so that what another call's dial finds
+    /// ends its wait too.
+    func checkLastAnswer() throws {
+        let answer = state.withLock { state -> (any Error)? in
+            if let renewal = state.renewal { return renewal }
+            return state.dialling ? nil : state.failure
+        }
+        if let answer { throw answer }
     }
 
     /// Connects and closes; the error when the host could not be reached, is shutting down or
@@ -105,8 +132,8 @@ final class HostProbe: Sendable {
     }
 
     /// Makes `renewed` the target of the next dial, which the next call makes at once (not
-    /// after ``interval``), and returns `refused` saying so. The call that waited takes it
-    /// (``takeRenewal(_:)``) and runs again on a pool renewed with the new password (see
+    /// after ``interval``), and returns `refused` saying so. The calls that waited for the pool
+    /// get it (``isRenewal(_:)``) and run again on a pool renewed with the new password (see
     /// `PostgresEngine.availablePool(_:)`); a call that cannot throws it.
     private func renewTarget(_ renewed: PostgresTarget, refused: any Error) -> any Error {
         var reported = refused
@@ -124,14 +151,12 @@ final class HostProbe: Sendable {
     }
 
     /// Whether `error` is the one a dial of this probe gave when it found the password file's
-    /// new password, not yet taken: then this call takes it (a second call meeting the same
-    /// error, or a call around this one, gets false). Thrown while a call waited for a
-    /// connection, it means the call's statement never ran, so the call may run again.
-    func takeRenewal(_ error: any Error) -> Bool {
+    /// new password. Only a call waiting for the pool is told it, so the call's statement never
+    /// got a connection of this pool: it may run again on the renewed one.
+    func isRenewal(_ error: any Error) -> Bool {
         state.withLock { state in
-            guard let renewal = state.renewal, (error as? PostgresEngineError) == renewal else { return false }
-            state.renewal = nil
-            return true
+            guard let renewal = state.renewal else { return false }
+            return (error as? PostgresEngineError) == renewal
         }
     }
 }

@@ -44,7 +44,7 @@ extension PostgresEngine {
     /// rethrowing it.
     ///
     /// When the pool's login was refused while `body` waited for a connection and the password
-    /// file now gives another password (``HostProbe/takeRenewal(_:)``), `body` runs once more on
+    /// file now gives another password (``HostProbe/isRenewal(_:)``), `body` runs once more on
     /// a pool renewed with it. That error comes only from waiting for the pool: for a lease,
     /// before anything ran on it (transactions, imports); for a statement on the pool, in
     /// `reading`, whose statements only read. A write's statements run on its lease and never
@@ -55,7 +55,7 @@ extension PostgresEngine {
             pool = try availablePool(pool)
             do {
                 return try body(pool)
-            } catch where pool.probe.takeRenewal(error) {
+            } catch where pool.probe.isRenewal(error) {
                 pool = try availablePool(pool)
                 return try body(pool)
             }
@@ -75,7 +75,10 @@ extension PostgresEngine {
     /// retired as a replaced one is.
     func availablePool(_ pool: PostgresHostPool) throws -> PostgresHostPool {
         guard pool.probe.foundUnreachable else { return pool }
-        try pool.probe.check()
+        // Another call renewed or replaced it meanwhile.
+        let current = currentPool
+        if current !== pool { return current }
+        try pool.probe.check(renewing: true)
         hostChange.lock.withLock {
             guard currentPool === pool else { return }
             replace(pool, with: PostgresHostPool(target: pool.probe.target, context: pool.context))

@@ -184,6 +184,48 @@ struct HostProbeTests {
         #expect(catalogue.postgres?.target.password == "pw-third-Lm4")
     }
 
+    @Test("Calls waiting together when the password is rotated in the password file: each runs again with the new password, none waits for the pool's minute")
+    func passwordFileRotationUnderConcurrentCalls() async throws {
+        let (server, database, role) = try await Self.databaseWithRole(prefix: "probe_rotate_many")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
+        defer { unlink(file) }
+        func writePasswordFile(_ password: String) throws {
+            try "127.0.0.1:\(server.port):\(database.name):\(role):\(password)\n".write(toFile: file, atomically: true, encoding: .utf8)
+            #expect(chmod(file, 0o600) == 0)
+        }
+        try writePasswordFile("pw-first-Qx7")
+        // The default options: a search waits for the pool as long as its statement may run.
+        let target = try PostgresTarget(url: server.url(database: database.name, user: role), environment: ["PGPASSFILE": file])
+        let catalogue = try await onOwnThread { Catalogue(engine: try PostgresEngine(target: target)) }
+        let search = CatalogueSearch.countries(matching: "bog", scope: .capital)
+        #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
+
+        try await onOwnThread {
+            try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-second-Zr9'", variables: ["role": role])
+            try writePasswordFile("pw-second-Zr9")
+            try server.terminateConnections(of: role)
+        }
+        // Six searches at once: one dials and finds the new password; the others, waiting for
+        // the same pool, learn it from that dial and run again too. Before, they waited until the
+        // pool gave up making connections (67 s), and failed.
+        let outcomes = await withTaskGroup(of: (Duration, String?).self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    let began = ContinuousClock.now
+                    let error = try? await Self.failure { _ = try catalogue.fetch(search) }
+                    return (ContinuousClock.now - began, error.map { "\($0)" })
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let errors = outcomes.compactMap(\.1)
+        // A search may meet a connection the pool has not yet seen closed.
+        #expect(errors.count <= 1 && !errors.contains { $0.contains("password") }, "\(errors)")
+        #expect(outcomes.allSatisfy { $0.0 < .seconds(30) }, "\(outcomes.map(\.0))")
+        #expect(catalogue.postgres?.target.password == "pw-second-Zr9")
+        try await Self.expectServed(catalogue, searching: search, database: database)
+    }
+
     /// Stands in for postgres-nio's `ConnectionPoolError`, whose module it does not export; the
     /// description is the one a pool that had not connected for a minute threw (seen in a run of
     /// the test above without probes).
