@@ -76,8 +76,9 @@ final class HostProbe: Sendable {
     /// `renewing` the pool (`PostgresEngine.availablePool(_:)`), which dials with the new
     /// password to see that it logs in.
     func check(renewing: Bool = false) throws {
-        while renewing, state.withLock({ $0.dialling }) {
-            // Another call's dial may be the one that renews: its answer, not its last one.
+        while renewing, state.withLock({ $0.dialling && $0.renewal != nil }) {
+            // Another call's dial with the new password is under way: its answer, not the
+            // refusal of the old one. (A host out of reach is still said at once.)
             Thread.sleep(forTimeInterval: 0.02)
         }
         let now = ContinuousClock.now
