@@ -23,11 +23,12 @@ extension PostgresEngine {
     /// changed a row (the log's rows are never updated, and the pruning keeps the last hour).
     public func changeToken() throws -> ChangeToken {
         let sql = "SELECT coalesce(max(seq), 0), count(*) FROM catalogue_change"
-        let pool = currentPool
-        let runner = PostgresStatementRunner(target: .pool(pool), context: pool.context)
-        guard let row = try runner.rows(SQLFragment(sql)).first else { return ChangeToken(0, 0) }
-        let cells = PostgresRecordRow(row, sql: sql)
-        return ChangeToken(try cells.decodeInteger(at: 0), try cells.decodeInteger(at: 1))
+        return try onCurrentHost { pool in
+            let runner = PostgresStatementRunner(target: .pool(pool), context: pool.context)
+            guard let row = try runner.rows(SQLFragment(sql)).first else { return ChangeToken(0, 0) }
+            let cells = PostgresRecordRow(row, sql: sql)
+            return ChangeToken(try cells.decodeInteger(at: 0), try cells.decodeInteger(at: 1))
+        }
     }
 
     public func changes(pollingInterval: Duration) -> AsyncThrowingStream<DatabaseChange, any Error> {
@@ -142,10 +143,11 @@ extension PostgresEngine {
     /// The current snapshot (`xmin:xmax:running`), as text.
     func currentSnapshot() throws -> String {
         let sql = "SELECT pg_current_snapshot()::text"
-        let pool = currentPool
-        let runner = PostgresStatementRunner(target: .pool(pool), context: pool.context)
-        guard let row = try runner.rows(SQLFragment(sql)).first else { return "0:0:" }
-        return try PostgresRecordRow(row, sql: sql).decodeText(at: 0)
+        return try onCurrentHost { pool in
+            let runner = PostgresStatementRunner(target: .pool(pool), context: pool.context)
+            guard let row = try runner.rows(SQLFragment(sql)).first else { return "0:0:" }
+            return try PostgresRecordRow(row, sql: sql).decodeText(at: 0)
+        }
     }
 
     /// Reads the change log every `interval`, from `start` (the snapshot when the stream began:

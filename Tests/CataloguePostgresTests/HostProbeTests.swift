@@ -182,6 +182,27 @@ struct HostProbeTests {
         #expect(written && writeErrors.count <= 1 && !writeErrors.contains { $0.contains("password") }, "\(writeErrors)")
         #expect(try await catalogue.fetchCount(FetchRequest<Product>(predicate: .beginsWith("name", "Rotated"))) == 1)
         #expect(catalogue.postgres?.target.password == "pw-third-Lm4")
+
+        // And a third time: a sectioned controller's fetch, which reads the change token on the
+        // pool before its snapshot.
+        try await onOwnThread {
+            try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-fourth-Hv2'", variables: ["role": role])
+            try writePasswordFile("pw-fourth-Hv2")
+            try server.terminateConnections(of: role)
+        }
+        let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Country>(sortDescriptors: .byName))
+        var fetchErrors: [String] = []
+        var fetched = false
+        for _ in 0..<2 where !fetched {
+            if let error = try await Self.failure({ try controller.performFetch() }) {
+                fetchErrors.append("\(error)")
+            } else {
+                fetched = true
+            }
+        }
+        #expect(fetched && fetchErrors.count <= 1 && !fetchErrors.contains { $0.contains("password") }, "\(fetchErrors)")
+        #expect(controller.fetchedCount > 200)
+        #expect(catalogue.postgres?.target.password == "pw-fourth-Hv2")
     }
 
     @Test("Calls waiting together when the password is rotated in the password file: each runs again with the new password, none waits for the pool's minute")
