@@ -23,6 +23,10 @@ extension PostgresEngine {
         /// ("connection refused", "password authentication failed for user …"), and so do calls
         /// in the next second; after that one call dials again, and once the host answers (and
         /// logs the role in) the engine starts a new pool, whose connections are made at once.
+        /// A call still waiting after its own check learns within a tenth of a second what a
+        /// later check found. When the password came from the password file and the file now
+        /// gives another, the calls that waited run again on a new pool with it instead of
+        /// failing.
         public var leaseTimeout: Duration = .seconds(15)
         /// How long one statement may take, waiting for its connection included; nil for no
         /// limit. Imports are not limited (their COPY runs as long as the file is long).
