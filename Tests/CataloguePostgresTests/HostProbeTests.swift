@@ -121,111 +121,57 @@ struct HostProbeTests {
 
     @Test("A password rotated in the password file is read again once the server refuses the old one: the call that met the refusal runs again with it, and the catalogue goes on")
     func passwordFileRotation() async throws {
-        let (server, database, role) = try await Self.databaseWithRole(prefix: "probe_rotate")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
-        defer { unlink(file) }
-        func writePasswordFile(_ password: String) throws {
-            try "127.0.0.1:\(server.port):\(database.name):\(role):\(password)\n".write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(chmod(file, 0o600) == 0)
-        }
-        try writePasswordFile("pw-first-Qx7")
+        let rotating = try await RotatingPasswordFile.make(prefix: "probe_rotate")
+        defer { rotating.remove() }
         var options = PostgresEngine.Options()
         options.leaseTimeout = .seconds(30)
-        let target = try PostgresTarget(url: server.url(database: database.name, user: role), environment: ["PGPASSFILE": file])
-        let catalogue = try await onOwnThread { [options] in Catalogue(engine: try PostgresEngine(target: target, options: options)) }
+        let catalogue = try await rotating.catalogue(options: options)
         let search = CatalogueSearch.countries(matching: "bog", scope: .capital)
         #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
 
-        // Rotated: the server and the file change, and the role's connections end.
-        try await onOwnThread {
-            try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-second-Zr9'", variables: ["role": role])
-            try writePasswordFile("pw-second-Zr9")
-            try server.terminateConnections(of: role)
-        }
-        // The first call may meet a connection the pool has not yet seen closed; the next waits
-        // for the pool, whose login is refused, finds the file's new password, and runs again
-        // on a new pool that logs in with it.
-        var errors: [String] = []
-        var served = false
-        for _ in 0..<3 where !served {
-            if let error = try await Self.failure({ _ = try catalogue.fetch(search) }) {
-                #expect((error as? any DatabaseAvailabilityError)?.isDatabaseUnavailable == true, "\(error)")
-                errors.append("\(error)")
-            } else {
-                served = true
-            }
-        }
-        #expect(served, "\(errors)")
-        #expect(errors.count <= 1, "\(errors)")
-        #expect(!errors.contains { $0.contains("password") }, "a call failed for the old password: \(errors)")
+        // Each time, the first call may meet a connection the pool has not yet seen closed; the
+        // next waits for the pool, whose login is refused, finds the file's new password, and
+        // runs again on a new pool that logs in with it. None fails for the old password.
+        try await rotating.rotate(to: "pw-second-Zr9")
+        let searched = try await RotatingPasswordFile.untilServed(attempts: 3) { _ = try catalogue.fetch(search) }
+        #expect(searched.served && searched.errors.count <= 1 && !searched.errors.contains { $0.contains("password") }, "\(searched.errors)")
         #expect(catalogue.postgres?.target.password == "pw-second-Zr9")
-        try await Self.expectServed(catalogue, searching: search, database: database)
+        try await Self.expectServed(catalogue, searching: search, database: rotating.database)
 
-        // Rotated again while nothing is connected: a write, which waits for a lease, runs again
-        // with the newest password too, once.
-        try await onOwnThread {
-            try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-third-Lm4'", variables: ["role": role])
-            try writePasswordFile("pw-third-Lm4")
-            try server.terminateConnections(of: role)
-        }
-        var writeErrors: [String] = []
-        var written = false
-        for attempt in 0..<2 where !written {
-            if let error = try await Self.failure({
-                _ = try catalogue.write { db in try db.upsert(Product(name: "Rotated \(attempt)", type: "key")) }
-            }) {
-                writeErrors.append("\(error)")
-            } else {
-                written = true
+        // A write, which waits for a lease: it runs again once, and lands once.
+        try await rotating.rotate(to: "pw-third-Lm4")
+        let attempt = Locked(0)
+        let written = try await RotatingPasswordFile.untilServed(attempts: 2) {
+            let number = attempt.withLock { value -> Int in
+                value += 1
+                return value
             }
+            _ = try catalogue.write { db in try db.upsert(Product(name: "Rotated \(number)", type: "key")) }
         }
-        #expect(written && writeErrors.count <= 1 && !writeErrors.contains { $0.contains("password") }, "\(writeErrors)")
+        #expect(written.served && written.errors.count <= 1 && !written.errors.contains { $0.contains("password") }, "\(written.errors)")
         #expect(try await catalogue.fetchCount(FetchRequest<Product>(predicate: .beginsWith("name", "Rotated"))) == 1)
         #expect(catalogue.postgres?.target.password == "pw-third-Lm4")
 
-        // And a third time: a sectioned controller's fetch, which reads the change token on the
-        // pool before its snapshot.
-        try await onOwnThread {
-            try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-fourth-Hv2'", variables: ["role": role])
-            try writePasswordFile("pw-fourth-Hv2")
-            try server.terminateConnections(of: role)
-        }
+        // A sectioned controller's fetch, which reads the change token on the pool before its
+        // snapshot.
+        try await rotating.rotate(to: "pw-fourth-Hv2")
         let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: FetchRequest<Country>(sortDescriptors: .byName))
-        var fetchErrors: [String] = []
-        var fetched = false
-        for _ in 0..<2 where !fetched {
-            if let error = try await Self.failure({ try controller.performFetch() }) {
-                fetchErrors.append("\(error)")
-            } else {
-                fetched = true
-            }
-        }
-        #expect(fetched && fetchErrors.count <= 1 && !fetchErrors.contains { $0.contains("password") }, "\(fetchErrors)")
+        let fetched = try await RotatingPasswordFile.untilServed(attempts: 2) { try controller.performFetch() }
+        #expect(fetched.served && fetched.errors.count <= 1 && !fetched.errors.contains { $0.contains("password") }, "\(fetched.errors)")
         #expect(controller.fetchedCount > 200)
         #expect(catalogue.postgres?.target.password == "pw-fourth-Hv2")
     }
 
     @Test("Calls waiting together when the password is rotated in the password file: each runs again with the new password, none waits for the pool's minute")
     func passwordFileRotationUnderConcurrentCalls() async throws {
-        let (server, database, role) = try await Self.databaseWithRole(prefix: "probe_rotate_many")
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)").path
-        defer { unlink(file) }
-        func writePasswordFile(_ password: String) throws {
-            try "127.0.0.1:\(server.port):\(database.name):\(role):\(password)\n".write(toFile: file, atomically: true, encoding: .utf8)
-            #expect(chmod(file, 0o600) == 0)
-        }
-        try writePasswordFile("pw-first-Qx7")
+        let rotating = try await RotatingPasswordFile.make(prefix: "probe_rotate_many")
+        defer { rotating.remove() }
         // The default options: a search waits for the pool as long as its statement may run.
-        let target = try PostgresTarget(url: server.url(database: database.name, user: role), environment: ["PGPASSFILE": file])
-        let catalogue = try await onOwnThread { Catalogue(engine: try PostgresEngine(target: target)) }
+        let catalogue = try await rotating.catalogue(options: PostgresEngine.Options())
         let search = CatalogueSearch.countries(matching: "bog", scope: .capital)
         #expect(try await catalogue.fetch(search).map(\.name) == ["Colombia"])
 
-        try await onOwnThread {
-            try server.psql("ALTER ROLE :\"role\" PASSWORD 'pw-second-Zr9'", variables: ["role": role])
-            try writePasswordFile("pw-second-Zr9")
-            try server.terminateConnections(of: role)
-        }
+        try await rotating.rotate(to: "pw-second-Zr9")
         // Six searches at once: one dials and finds the new password; the others, waiting for
         // the same pool, learn it from that dial and run again too. Before, they waited until the
         // pool gave up making connections (67 s), and failed.
@@ -244,7 +190,7 @@ struct HostProbeTests {
         #expect(errors.count <= 1 && !errors.contains { $0.contains("password") }, "\(errors)")
         #expect(outcomes.allSatisfy { $0.0 < .seconds(30) }, "\(outcomes.map(\.0))")
         #expect(catalogue.postgres?.target.password == "pw-second-Zr9")
-        try await Self.expectServed(catalogue, searching: search, database: database)
+        try await Self.expectServed(catalogue, searching: search, database: rotating.database)
     }
 
     /// Stands in for postgres-nio's `ConnectionPoolError`, whose module it does not export; the
