@@ -120,7 +120,10 @@ public final class PostgresEngine: CatalogueEngine {
     /// on one leased connection instead, which the pool must give within
     /// ``Options/leaseTimeout``, so that a host that went away is left for the next.
     /// Either way, a statement or lease that waits a second checks that the host answers at
-    /// all, and fails at once with why when it does not (see ``Options/leaseTimeout``).
+    /// all, and fails at once with why when it does not (see ``Options/leaseTimeout``). When
+    /// the pool could not log in because the role's password was rotated in the password file,
+    /// `body` runs once more on a pool with the new password: its statements only read, but
+    /// what else it does happens twice.
     public func reading<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
         try onCurrentHost { pool in
             guard !requestedTarget.alternatives.isEmpty else {
