@@ -134,8 +134,9 @@ struct PostgresStaging {
     /// for each record it wrote (its id, then NULLs).
     ///
     /// A natural key with a NULL column equals no other key, as in a unique index and in one
-    /// upsert a row: such a row is a key of its own (`catalogue_apart`, its line; NULL for
-    /// every other row), where grouping, partitioning and `DISTINCT ON` would take NULLs as equal.
+    /// upsert a row: such a row is a key of its own (its line is added to the grouping; NULL
+    /// for every other row), where grouping, partitioning and `DISTINCT ON` would take NULLs as
+    /// equal. A key's rows find their number by the key's first line, which every key has.
     static func mergeSQL(schema: RecordSchema, columns: [String], returningIDs: Bool) -> String {
         let table = schema.table
         let stage = Self.table
@@ -145,17 +146,16 @@ struct PostgresStaging {
         func sameKey(_ left: String, _ right: String) -> String {
             key.map { "\(left).\($0) = \(right).\($0)" }.joined(separator: " AND ")
         }
-        // The row's own key when its natural key has a NULL column.
-        let apart = "CASE WHEN " + key.map { "s.\($0) IS NULL" }.joined(separator: " OR ") + " THEN s.catalogue_line END"
-        let keys = key.map { "s.\($0)" }.joined(separator: ", ") + ", " + apart
+        // The natural key's columns, then the row's line when one of them is NULL.
+        let keys = key.map { "s.\($0)" }.joined(separator: ", ")
+            + ", CASE WHEN " + key.map { "s.\($0) IS NULL" }.joined(separator: " OR ") + " THEN s.catalogue_line END"
         let sequence = "nextval(pg_get_serial_sequence('\(table)', 'id'))"
         let countsRow = "SELECT NULL::bigint, counted.staged, counted.inserted, counted.updated FROM counted"
         // w: a natural key's rows in file order, for the counts. New keys are numbered in the
         // order they first appear in the file (numbered), as one upsert a row numbers them, and
         // the rows are written in key order, which keeps the name indexes' pages in cache: the
         // merge of 618,023 new rows took 29.5–30.6 s inserted in key order (ids in name order),
-        // 36.8–38.6 s inserted in file order, 33.3–34.2 s so. A key with a NULL column finds its
-        // number by its line (`numbered_apart`), since `=` never matches NULL.
+        // 36.8–38.6 s inserted in file order, 33.3–34.2 s so.
         return """
             WITH staged AS (
                 SELECT s.*, row_number() OVER w AS catalogue_n, lag(\(row("s"))) OVER w AS catalogue_previous
@@ -167,24 +167,19 @@ struct PostgresStaging {
                         OR (s.catalogue_n > 1 AND s.catalogue_previous IS DISTINCT FROM \(row("s")))) AS updated
                 FROM staged s LEFT JOIN \(table) t ON \(sameKey("t", "s"))
             ), numbered AS (
-                SELECT \(key.joined(separator: ", ")), catalogue_apart, \(sequence) AS catalogue_id FROM (
-                    SELECT \(key.map { "s.\($0)" }.joined(separator: ", ")), \(apart) AS catalogue_apart,
-                        min(s.catalogue_line) AS catalogue_first
-                    FROM \(stage) s
+                SELECT catalogue_first, \(sequence) AS catalogue_id FROM (
+                    SELECT min(s.catalogue_line) AS catalogue_first FROM \(stage) s
                     WHERE NOT EXISTS (SELECT 1 FROM \(table) t WHERE \(sameKey("t", "s")))
                     GROUP BY \(keys) ORDER BY catalogue_first
                 ) new_keys
             ), merged AS (
                 INSERT INTO \(table) (id, \(columns.joined(separator: ", ")))
-                SELECT coalesce(n.catalogue_id, numbered_apart.catalogue_id, t.id, \(sequence)),
-                    \(columns.map { "last.\($0)" }.joined(separator: ", "))
+                SELECT coalesce(n.catalogue_id, t.id, \(sequence)), \(columns.map { "last.\($0)" }.joined(separator: ", "))
                 FROM (
-                    SELECT DISTINCT ON (\(keys)) s.*, \(apart) AS catalogue_apart FROM \(stage) s
-                    ORDER BY \(keys), s.catalogue_line DESC
+                    SELECT DISTINCT ON (\(keys)) s.*, min(s.catalogue_line) OVER (PARTITION BY \(keys)) AS catalogue_first
+                    FROM \(stage) s ORDER BY \(keys), s.catalogue_line DESC
                 ) last
-                LEFT JOIN numbered n ON \(sameKey("n", "last"))
-                LEFT JOIN (SELECT catalogue_apart, catalogue_id FROM numbered WHERE catalogue_apart IS NOT NULL) numbered_apart
-                    ON numbered_apart.catalogue_apart = last.catalogue_apart
+                LEFT JOIN numbered n ON n.catalogue_first = last.catalogue_first
                 LEFT JOIN \(table) t ON \(sameKey("t", "last"))
                 ORDER BY \(key.map { "last.\($0)" }.joined(separator: ", "))
                 \(schema.postgres.onConflict)
