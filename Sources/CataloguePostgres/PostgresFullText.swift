@@ -12,6 +12,12 @@ import CatalogueCore
 /// | country | `name`, `aliases` | `country.name_words` (name and aliases) |
 /// | country | `capital` | `country.capital_words` |
 /// | country | any | `country.name_words || country.capital_words` |
+/// | an app's table | each of ``RecordSchema/fullTextColumns`` | `table.column_words` (``vectorColumn(for:)``) |
+/// | an app's table | any | those columns joined by `||` |
+///
+/// An app's record type has words search when its schema names a ``RecordSchema/fullTextTable``
+/// and ``RecordSchema/fullTextColumns``, and its table has the vector columns
+/// (``PostgresSearchSupport`` makes them).
 ///
 /// ```swift
 /// PostgresFullText.words(of: ["Côte d'Ivoire", "Ivory Coast"])  // ["cote", "d", "ivoire", "ivory", "coast"]
@@ -64,7 +70,7 @@ public enum PostgresFullText {
 
     /// The tsvector expression a pattern searches in `schema`'s table.
     static func vectorExpression(for pattern: FullTextPattern, schema: RecordSchema) throws -> String {
-        guard let vectors = vectors[schema.table] else {
+        guard let vectors = vectors(of: schema) else {
             throw FetchRequestError.unsupported("full-text search on \(schema.table) (no tsvector column is known for it)")
         }
         guard let columns = pattern.columns else { return vectors.any }
@@ -78,29 +84,65 @@ public enum PostgresFullText {
         return chosen.count == 1 ? chosen[0] : "(" + chosen.joined(separator: " || ") + ")"
     }
 
-    /// The tsvector columns of the catalogue's tables (migrations/postgres/0001_initial.sql).
-    static let vectors: [String: (byColumn: [String: String], any: String)] = [
-        "product": (["name": "product.words"], "product.words"),
-        "country": (
-            ["name": "country.name_words", "aliases": "country.name_words", "capital": "country.capital_words"],
-            "(country.name_words || country.capital_words)"),
+    /// The tsvector columns of a table, as a search names them.
+    struct Vectors: Sendable {
+        /// Each full-text column's vector, qualified (`country.name_words`).
+        let byColumn: [String: String]
+        /// The vector a search in any column reads: one column, or several joined by `||`.
+        let any: String
+    }
+
+    /// The tsvector columns of `schema`'s table: the catalogue's own
+    /// (migrations/postgres/0001_initial.sql), or an app type's ``vectorColumn(for:)`` of each
+    /// of its ``RecordSchema/fullTextColumns``; nil when it has none.
+    static func vectors(of schema: RecordSchema) -> Vectors? {
+        if let builtIn = builtInVectors[schema.table] { return builtIn }
+        guard schema.fullTextTable != nil, !schema.fullTextColumns.isEmpty else { return nil }
+        let qualified = schema.fullTextColumns.map { "\(schema.table).\(vectorColumn(for: $0))" }
+        return Vectors(
+            byColumn: Dictionary(zip(schema.fullTextColumns, qualified), uniquingKeysWith: { first, _ in first }),
+            any: qualified.count == 1 ? qualified[0] : "(" + qualified.joined(separator: " || ") + ")")
+    }
+
+    /// The catalogue's tables' vectors, looked up without building them on every search.
+    private static let builtInVectors: [String: Vectors] = [
+        "product": Vectors(byColumn: ["name": "product.words"], any: "product.words"),
+        "country": Vectors(
+            byColumn: ["name": "country.name_words", "aliases": "country.name_words", "capital": "country.capital_words"],
+            any: "(country.name_words || country.capital_words)"),
     ]
 
-    /// The tsvector columns the library writes in `table`, in the order of ``vectorValues(of:values:)``.
-    static func vectorColumns(of table: String) -> [String] {
-        switch table {
+    /// The tsvector column that holds the words of an app type's full-text column `column`:
+    /// `column_words`.
+    ///
+    /// ```swift
+    /// PostgresFullText.vectorColumn(for: "name")  // "name_words"
+    /// ```
+    public static func vectorColumn(for column: String) -> String {
+        column + "_words"
+    }
+
+    /// The tsvector columns the library writes in `schema`'s table, in the order of
+    /// ``vectorValues(of:values:)``.
+    static func vectorColumns(of schema: RecordSchema) -> [String] {
+        switch schema.table {
         case "product": ["words"]
         case "country": ["name_words", "capital_words"]
-        default: []
+        default: vectors(of: schema) == nil ? [] : schema.fullTextColumns.map(vectorColumn(for:))
         }
     }
 
-    /// The words each tsvector column of `record`'s row holds, by column name, for writing.
+    /// The words each tsvector column of `record`'s row holds, by column name, for writing: of
+    /// a text value, or an integer's digits (as SQLite's FTS5 indexes them).
     static func vectorValues<R: Record>(of record: R, values: [DatabaseValue]) -> [(column: String, words: [String])] {
         let schema = R.schema
         func text(_ column: String) -> String? {
-            guard let index = schema.columns.firstIndex(of: column), case .text(let text) = values[index] else { return nil }
-            return text
+            guard let index = schema.columns.firstIndex(of: column) else { return nil }
+            switch values[index] {
+            case .text(let text): return text
+            case .integer(let number): return String(number)
+            default: return nil
+            }
         }
         switch schema.table {
         case "product":
@@ -111,7 +153,8 @@ public enum PostgresFullText {
                 ("capital_words", words(of: [text("capital")])),
             ]
         default:
-            return []
+            guard vectors(of: schema) != nil else { return [] }
+            return schema.fullTextColumns.map { (vectorColumn(for: $0), words(of: [text($0)])) }
         }
     }
 

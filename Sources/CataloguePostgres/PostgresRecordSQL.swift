@@ -43,7 +43,7 @@ struct PostgresRecordSQL: Sendable {
     init(schema: RecordSchema) {
         let table = schema.table
         let written = schema.writtenColumns
-        vectorColumns = PostgresFullText.vectorColumns(of: table)
+        vectorColumns = PostgresFullText.vectorColumns(of: schema)
         let all = written + vectorColumns
         func parameter(_ index: Int) -> String {
             Self.placeholder(index, number: index + 1, writtenCount: written.count)

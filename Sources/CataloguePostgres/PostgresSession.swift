@@ -69,7 +69,7 @@ final class PostgresSession: CatalogueWriting {
     /// The words of `schema`'s vectors that start with `first`, from `catalogue_word`
     /// (migration 0004), in bytewise order.
     func fullTextVocabulary(of schema: RecordSchema, startingWith first: String) throws -> [String] {
-        guard PostgresFullText.vectors[schema.table] != nil, !first.isEmpty else { return [] }
+        guard PostgresFullText.vectors(of: schema) != nil, !first.isEmpty else { return [] }
         var sql = "SELECT word FROM catalogue_word WHERE source = $1 AND word >= $2"
         var arguments: [DatabaseValue] = [.text(schema.table), .text(first)]
         if let upper = FetchPredicate.prefixSuccessor(of: first) {

@@ -139,15 +139,17 @@ struct TestStore: Sendable {
     let catalogue: Catalogue
     let seed: Bool
 
-    /// Another catalogue on the same database: its own connection(s), as another process's.
-    func openAgain() throws -> Catalogue {
+    /// Another catalogue on the same database: its own connection(s), as another process's,
+    /// with the app's migrations it was made with, if any.
+    func openAgain(appMigrations: [Migration] = []) throws -> Catalogue {
         switch engine {
         case .sqlite:
-            return try Catalogue(path: location, seed: seed)
+            return try Catalogue(path: location, seed: seed, appMigrations: appMigrations)
         case .postgres:
             #if PostgreSQL
             var options = PostgresEngine.Options()
             options.seed = seed
+            options.appMigrations = appMigrations
             return try Catalogue.connect(to: location, options: options)
             #else
             fatalError("PostgreSQL is not built in")

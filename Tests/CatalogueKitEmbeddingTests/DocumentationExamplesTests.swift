@@ -4,7 +4,9 @@ import Testing
 
 /// Every Swift example of the README's embedding section and of the DocC catalog is compiled:
 /// each block appears, line for line (indentation aside), in the files of `Examples/EmbeddingExample`,
-/// an executable the package builds as an app would (public API only). Run, it prints what the
+/// an executable the package builds as an app would (public API only), or, for PostgreSQL's
+/// examples (which an app embedding only CatalogueKit cannot build), in ``postgresExamples``,
+/// compiled and run by the PostgreSQL trait's tests. Run, the executable prints what the
 /// examples' comments say.
 @Suite("Documentation examples")
 struct DocumentationExamplesTests {
@@ -20,6 +22,9 @@ struct DocumentationExamplesTests {
         ("Sources/CatalogueKit/CatalogueKit.docc/ImportAndExport.md", nil),
         ("Sources/CatalogueKit/CatalogueKit.docc/StoringYourOwnRecords.md", nil),
     ]
+
+    /// The test files, built with the PostgreSQL trait, that hold the PostgreSQL examples verbatim.
+    static let postgresExamples = ["Tests/CataloguePostgresTests/StoringYourOwnRecordsOnPostgresTests.swift"]
 
     /// The Swift blocks of a Markdown text (```swift … ```), each as its lines.
     static func swiftBlocks(in text: String) -> [[String]] {
@@ -67,9 +72,9 @@ struct DocumentationExamplesTests {
     func everyBlockIsCompiled() throws {
         let folder = Self.root.appendingPathComponent("Examples/EmbeddingExample")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix("Examples.swift") }
-        let compiled = try files.map {
-            Self.codeLines(try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8)
-                .split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        let paths = files.map { folder.appendingPathComponent($0) } + Self.postgresExamples.map { Self.root.appendingPathComponent($0) }
+        let compiled = try paths.map {
+            Self.codeLines(try String(contentsOf: $0, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         }
         var checked = 0
         for document in Self.documents {

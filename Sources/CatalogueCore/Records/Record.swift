@@ -73,11 +73,15 @@ public final class RecordSchema: Sendable {
     /// columns where the natural key is compared folded (`type_key`). A key with a NULL column
     /// matches no record, as in a unique index: such a record is always inserted.
     public let naturalKey: [String]
-    /// Column → its folded key column (`"name": "name_key"`), computed on every write.
+    /// Column → its folded key column (`"name": "name_key"`), computed on every write: the
+    /// folded text, NULL when the column is.
     public let foldedColumns: [String: String]
-    /// The FTS5 table indexing this table (external content, kept in sync by triggers).
+    /// The FTS5 table indexing this table on SQLite (external content, kept in sync by
+    /// triggers); with ``fullTextColumns``, what gives the type words search on every engine
+    /// (on PostgreSQL a `tsvector` column per full-text column, `name_words`, which the library
+    /// writes).
     public let fullTextTable: String?
-    /// The FTS5 table's columns, in order (for highlighting).
+    /// The columns words search reads, in order (the FTS5 table's columns; for highlighting).
     public let fullTextColumns: [String]
     /// The alias table, when records have ``Record/aliases``.
     public let aliases: AliasTable?
