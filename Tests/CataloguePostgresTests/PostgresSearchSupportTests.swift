@@ -84,6 +84,16 @@ struct PostgresSearchSupportTests {
         #expect(try Self.store.get().catalogue.fetch(request).count == 50)
     }
 
+    @Test("A CONTAINS page in display order finds its bound in the key index, in the index's order, with no scan of the table")
+    func containsPage() throws {
+        let request = FetchRequest<Venue>(
+            predicate: .contains("name", "lair jal", options: .caseAndDiacriticInsensitive), sortDescriptors: .byName, fetchLimit: 50)
+        let plan = try plan(request)
+        #expect(plan.contains("Index Only Scan using venue_by_name_key on venue"), "\(plan)")
+        #expect(!plan.contains("Seq Scan"), "\(plan)")
+        #expect(try Self.store.get().catalogue.fetch(request).count == 50)
+    }
+
     @Test("Words in any column read the index of the columns' joined words; words in one column that column's")
     func wordsReadTheirIndexes() throws {
         let any = try plan(words("town1234"))

@@ -240,20 +240,21 @@ extension FetchRequest {
         // tier also reads before its ordered read, to start none when nothing matches.
         // The arms' row checks name their count's table: an engine that collects the matches
         // to check rows (SQLite) collects them there once, for the count and every arm.
-        let bound = OrderedReadBound(keyExpression: tiers.keyExpression)
+        let bound = OrderedReadBound(keyExpression: tiers.keyExpression, schema: schema, dialect: dialect)
         let exactCountTable = "catalogue_match_count"
         let typoCountTable = "catalogue_typo_match_count"
         sql.append("WITH ")
         try tiers.appendDensityCountTable(named: exactCountTable, of: pattern.exact, schema: schema, dialect: dialect, into: &sql)
         sql.append(", catalogue_bound AS MATERIALIZED (SELECT ")
         let exactCount = "(SELECT matches FROM \(exactCountTable))"
-        tiers.appendOrderedReadBoundValue(schema: schema, matchCount: exactCount, into: &sql)
+        tiers.appendOrderedReadBoundValue(schema: schema, matchCount: exactCount, dialect: dialect, into: &sql)
         sql.append(" AS bound)")
         if withTypos {
             sql.append(", ")
             try tiers.appendDensityCountTable(named: typoCountTable, of: pattern, schema: schema, dialect: dialect, into: &sql)
             sql.append(", catalogue_typo_bound AS MATERIALIZED (SELECT ")
-            tiers.appendOrderedReadBoundValue(schema: schema, matchCount: "(SELECT matches FROM \(typoCountTable))", into: &sql)
+            tiers.appendOrderedReadBoundValue(
+                schema: schema, matchCount: "(SELECT matches FROM \(typoCountTable))", dialect: dialect, into: &sql)
             sql.append(" AS bound)")
         }
         sql.append(" SELECT * FROM (")
@@ -396,7 +397,7 @@ extension FetchRequest {
         into sql: inout SQLBuilder
     ) throws {
         let schema = R.schema
-        let bound = OrderedReadBound(keyExpression: key)
+        let bound = OrderedReadBound(keyExpression: key, schema: schema, dialect: dialect)
         let armLimit: DatabaseValue = fetchLimit.map { .integer(Int64(fetchOffset + $0)) } ?? dialect.unlimited
         sql.append("SELECT * FROM (SELECT * FROM (")
         appendSelectFrom(resultColumns, into: &sql)

@@ -9,20 +9,30 @@
 ///
 /// ```swift
 /// var sql = SQLBuilder(dialect: dialect)
-/// OrderedReadBound(keyExpression: "product.name_key").append(within: true, schema: Product.schema, into: &sql)
+/// OrderedReadBound(keyExpression: "product.name_key", schema: Product.schema, dialect: dialect)
+///     .append(within: true, schema: Product.schema, into: &sql)
 /// // "product.name_key <= coalesce((SELECT product.name_key FROM product WHERE … LIMIT 1 OFFSET ?), (SELECT max(…) …))"
 /// ```
 public struct OrderedReadBound: Sendable, Hashable {
     /// The qualified key column read in order (`product.name_key`).
     public let keyExpression: String
+    /// The ORDER BY term of that read: the term the dialect orders pages by
+    /// (``SQLDialect/orderTerm(_:ascending:table:column:)``), so that the index that gives the
+    /// pages their order gives this one too (`app_table.name_key NULLS FIRST` on PostgreSQL, for
+    /// an app's table, whose key index sorts NULL first).
+    public let orderTerm: String
 
     /// How many keys are read in order before the bound: about 4 ms at 1,000,000 products when
     /// the page does not fill there; a page of matches as common as one in 400 keys fills there.
     public static let limit = 20_000
 
-    /// A bound on `keyExpression`.
-    public init(keyExpression: String) {
+    /// A bound on `keyExpression`, a key column of `schema`'s table, read in the order `dialect`
+    /// writes for it.
+    public init(keyExpression: String, schema: RecordSchema, dialect: some SQLDialect) {
+        let prefix = schema.table + "."
+        let column = keyExpression.hasPrefix(prefix) ? String(keyExpression.dropFirst(prefix.count)) : keyExpression
         self.keyExpression = keyExpression
+        self.orderTerm = dialect.orderTerm(keyExpression, ascending: true, table: schema.table, column: column)
     }
 
     /// How many keys are read in order before the bound when the matches are dense
@@ -101,7 +111,7 @@ public struct OrderedReadBound: Sendable, Hashable {
         sql.append(" WHERE ")
         sql.append(keyExpression)
         sql.append(" IS NOT NULL ORDER BY ")
-        sql.append(keyExpression)
+        sql.append(orderTerm)
         sql.append(" LIMIT 1 OFFSET ")
         try appendOffset(&sql)
         sql.append("), (SELECT max(")

@@ -97,7 +97,7 @@ public struct RelevanceTiers: Sendable, Hashable {
     /// records match `pattern`, counted by the dialect through the full-text index, exactly
     /// below ``OrderedReadBound/denseMatches`` (``SQLDialect/appendMatchCountTable(named:_:schema:stoppingAfter:into:)``):
     /// what the bound of a tier's ordered read is chosen by
-    /// (``appendOrderedReadBoundValue(schema:matchCount:into:)``), and whether the tier has a
+    /// (``appendOrderedReadBoundValue(schema:matchCount:dialect:into:)``), and whether the tier has a
     /// match at all. A statement computes it once, for every part that reads it; the tier's row
     /// checks name the table, and may take the matches the dialect collected there.
     ///
@@ -121,11 +121,14 @@ public struct RelevanceTiers: Sendable, Hashable {
     /// that compares with it.
     ///
     /// ```swift
-    /// tiers.appendOrderedReadBoundValue(schema: Product.schema, matchCount: "(SELECT matches FROM catalogue_match_count)", into: &sql)
+    /// tiers.appendOrderedReadBoundValue(
+    ///     schema: Product.schema, matchCount: "(SELECT matches FROM catalogue_match_count)", dialect: dialect, into: &sql)
     /// // "coalesce((SELECT product.name_key FROM product … OFFSET CASE WHEN (SELECT matches FROM catalogue_match_count) >= ? THEN ? ELSE ? END), …)"
     /// ```
-    public func appendOrderedReadBoundValue(schema: RecordSchema, matchCount: String, into sql: inout SQLBuilder) {
-        OrderedReadBound(keyExpression: keyExpression).appendValue(schema: schema, denseWhen: { sql in
+    public func appendOrderedReadBoundValue(
+        schema: RecordSchema, matchCount: String, dialect: some SQLDialect, into sql: inout SQLBuilder
+    ) {
+        OrderedReadBound(keyExpression: keyExpression, schema: schema, dialect: dialect).appendValue(schema: schema, denseWhen: { sql in
             sql.append(matchCount)
             sql.append(" >= ")
             sql.bind(.integer(Int64(OrderedReadBound.denseMatches)))
