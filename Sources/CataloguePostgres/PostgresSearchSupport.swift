@@ -23,8 +23,8 @@ import CatalogueCore
 ///   "C" NOT NULL DEFAULT ''` and `CREATE INDEX city_by_name_key ON city (name_key ASC NULLS
 ///   FIRST, name NULLS FIRST, id NULLS FIRST)`, the index a `BEGINSWITH[cd]` reads in display
 ///   order (an app's columns sort NULL first, as on SQLite, and the index must say so for the
-///   page to need no sort); the folded column must be `NOT NULL`, as on SQLite (its key is NULL
-///   when it is);
+///   page to need no sort); `text COLLATE "C"` for a column in `optionalColumns`, whose key is
+///   NULL when it is;
 /// - the natural key: `CREATE UNIQUE INDEX city_natural_key ON city (…)`, which upserts name in
 ///   `ON CONFLICT`;
 /// - ``RecordSchema/fullTextTable`` with ``RecordSchema/fullTextColumns``: a `tsvector` column
@@ -43,13 +43,16 @@ import CatalogueCore
 /// Run it in the migration that creates the table: the library computes keys and words when it
 /// writes a row, so rows stored before it would keep empty ones.
 public enum PostgresSearchSupport {
-    /// The statements, separated by newlines, each ending with `;`.
-    public static func sql(for schema: RecordSchema) -> String {
+    /// The statements, separated by newlines, each ending with `;`. `optionalColumns` names the
+    /// folded columns that may be NULL: their keys may be too. (A key of a column left out is
+    /// `NOT NULL`, and storing a record whose column is NULL fails, as on SQLite.)
+    public static func sql(for schema: RecordSchema, optionalColumns: Set<String> = []) -> String {
         let table = schema.table
         var statements: [String] = []
         for (key, source) in schema.keyColumnsInOrder {
             let column = schema.columns[source]
-            statements.append("ALTER TABLE \(table) ADD COLUMN \(key) text COLLATE \"C\" NOT NULL DEFAULT '';")
+            let type = optionalColumns.contains(column) ? "text COLLATE \"C\"" : "text COLLATE \"C\" NOT NULL DEFAULT ''"
+            statements.append("ALTER TABLE \(table) ADD COLUMN \(key) \(type);")
             statements.append(
                 "CREATE INDEX \(table)_by_\(key) ON \(table) (\(key) ASC NULLS FIRST, \(column) NULLS FIRST, id NULLS FIRST);")
         }

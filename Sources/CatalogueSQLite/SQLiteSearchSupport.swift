@@ -15,7 +15,8 @@ import SQLiteStore
 ///
 /// What it writes, for each part of the schema:
 /// - each folded column (`"name": "name_key"`): `ALTER TABLE … ADD COLUMN name_key TEXT NOT NULL
-///   DEFAULT ''` and `CREATE INDEX city_by_name_key ON city (name_key, name)`, the index a
+///   DEFAULT ''` (`name_key TEXT` for a column in `optionalColumns`, whose key is NULL when it
+///   is) and `CREATE INDEX city_by_name_key ON city (name_key, name)`, the index a
 ///   `BEGINSWITH[cd]` reads in display order;
 /// - the natural key: `CREATE UNIQUE INDEX city_natural_key ON city (…)`, which upserts use;
 /// - ``RecordSchema/fullTextTable``: an external-content FTS5 table over
@@ -26,12 +27,21 @@ import SQLiteStore
 ///   is selective, and its key range index (``SQLiteKeyRangeIndex``), which a page of
 ///   `CONTAINS[cd]` in key order reads.
 public enum SQLiteSearchSupport {
-    /// The statements, separated by newlines, each ending with `;`.
-    public static func sql(for schema: RecordSchema) -> String {
+    /// The statements, separated by newlines, each ending with `;`. `optionalColumns` names the
+    /// folded columns that may be NULL: their keys may be too. (A key of a column left out is
+    /// `NOT NULL`, and storing a record whose column is NULL fails.)
+    ///
+    /// ```swift
+    /// SQLiteSearchSupport.sql(for: Peak.schema, optionalColumns: ["local_name"])
+    /// // "ALTER TABLE peak ADD COLUMN name_key TEXT NOT NULL DEFAULT '';
+    /// //  … ALTER TABLE peak ADD COLUMN local_name_key TEXT; …"
+    /// ```
+    public static func sql(for schema: RecordSchema, optionalColumns: Set<String> = []) -> String {
         var statements: [String] = []
         for (key, source) in schema.keyColumnsInOrder {
             let column = schema.columns[source]
-            statements.append("ALTER TABLE \(schema.table) ADD COLUMN \(key) TEXT NOT NULL DEFAULT '';")
+            let type = optionalColumns.contains(column) ? "TEXT" : "TEXT NOT NULL DEFAULT ''"
+            statements.append("ALTER TABLE \(schema.table) ADD COLUMN \(key) \(type);")
             statements.append("CREATE INDEX \(schema.table)_by_\(key) ON \(schema.table) (\(key), \(column));")
         }
         if !schema.naturalKey.isEmpty {
