@@ -71,8 +71,9 @@ public struct PostgresDialect: SQLDialect {
         appendLikeText(expression, "%" + Self.escapedForLike(needle) + "%", into: &sql)
     }
 
-    /// A required needle of one or two characters on a key with the short substring index
-    /// (``shortSubstringIndexedKeys``, migration `0005_short_contains_index`) is written as
+    /// A required needle of one or two characters on a key with the short substring index (a
+    /// key of ``RecordSchema/substringIndexedColumns``: the product name's, by migration
+    /// `0005_short_contains_index`; an app type's, by ``PostgresSearchSupport``) is written as
     /// `(strpos(expression, $n) > 0 AND catalogue_short_substrings(expression) @> ARRAY[$m]::text[])`:
     /// the same rows, which the index lists, where `pg_trgm` has no trigram to look up. Every
     /// other CONTAINS is ``appendContains(_:_:into:)``'s LIKE. Among an OR's alternatives (a
@@ -83,12 +84,13 @@ public struct PostgresDialect: SQLDialect {
     ///
     /// ```swift
     /// var sql = SQLBuilder(placeholderStyle: .dollarNumbered)
-    /// PostgresDialect().appendContains("product.name_key", "mo", required: true, into: &sql)
+    /// PostgresDialect().appendContains("product.name_key", "mo", required: true, substringIndexed: true, into: &sql)
     /// // (strpos(product.name_key, $1) > 0 AND catalogue_short_substrings(product.name_key) @> ARRAY[$2]::text[])
     /// ```
-    public func appendContains(_ expression: String, _ needle: String, required: Bool, into sql: inout SQLBuilder) {
-        guard required, !Self.holdsNUL(needle), Self.shortSubstringIndexedKeys.contains(expression),
-              (1...2).contains(needle.unicodeScalars.count)
+    public func appendContains(
+        _ expression: String, _ needle: String, required: Bool, substringIndexed: Bool, into sql: inout SQLBuilder
+    ) {
+        guard required, substringIndexed, !Self.holdsNUL(needle), (1...2).contains(needle.unicodeScalars.count)
         else { return appendContains(expression, needle, into: &sql) }
         sql.append("(strpos(\(expression), ")
         sql.bind(.text(needle))
@@ -96,12 +98,6 @@ public struct PostgresDialect: SQLDialect {
         sql.bind(.text(needle))
         sql.append("]::text[])")
     }
-
-    /// The keys with an index of their characters and pairs of characters
-    /// (`migrations/postgres/0005_short_contains_index.sql`), which serves a `CONTAINS[cd]` of one
-    /// or two characters: the product name's, the one substring-indexed key of the catalogue's
-    /// schemas (``RecordSchema/substringIndexedColumns``).
-    public static let shortSubstringIndexedKeys: Set<String> = ["product.name_key"]
 
     /// `expression LIKE $n ESCAPE '\'` with `%suffix`.
     public func appendEndsWith(_ expression: String, _ suffix: String, into sql: inout SQLBuilder) {
@@ -241,7 +237,8 @@ public struct PostgresDialect: SQLDialect {
     public var splitsContainsPages: Bool { true }
 
     /// 1: the matches of a text of one or two characters beyond the first keys are listed by the
-    /// short substring index (``shortSubstringIndexedKeys``), as longer texts' are by `pg_trgm`.
+    /// short substring index of a substring-indexed key
+    /// (``appendContains(_:_:required:substringIndexed:into:)``), as longer texts' are by `pg_trgm`.
     /// At 1,000,000 products the ordered read of `mo` (33,503 matches, few among the first keys)
     /// took 84–115 ms.
     public var shortestSplitContainsText: Int { 1 }

@@ -36,8 +36,10 @@ import CatalogueCore
 /// - the change triggers the catalogue's tables have (`catalogue_record_changes`), so a
 ///   sectioned controller or change stream in another process hears of every write, through
 ///   LISTEN/NOTIFY or the polled change log;
-/// - each of ``RecordSchema/substringIndexedColumns``: a `pg_trgm` GIN index on the key, which
-///   `CONTAINS[cd]` reads, made only where the database has `pg_trgm` and the engine's
+/// - each of ``RecordSchema/substringIndexedColumns``: a GIN index of the key's characters and
+///   pairs of characters (`catalogue_short_substrings`, as the product name has), which a
+///   `CONTAINS[cd]` of one or two characters reads, and a `pg_trgm` GIN index on the key, which
+///   longer texts read, made only where the database has `pg_trgm` and the engine's
 ///   `usesTrigramIndexes` is on (as for the catalogue's own, the same answers without it).
 ///
 /// Run it in the migration that creates the table: the library computes keys and words when it
@@ -65,6 +67,11 @@ public enum PostgresSearchSupport {
             statements += fullTextSQL(table: table, vectors: vectors)
         }
         statements += changeTriggerSQL(table: table)
+        for key in schema.substringIndexedColumns {
+            // migrations/postgres/0005_short_contains_index.sql: no extension needed.
+            statements.append(
+                "CREATE INDEX \(table)_\(key)_short_substrings ON \(table) USING gin (catalogue_short_substrings(\(key)));")
+        }
         if !schema.substringIndexedColumns.isEmpty {
             statements.append(trigramIndexSQL(table: table, keys: schema.substringIndexedColumns))
         }

@@ -94,6 +94,17 @@ struct PostgresSearchSupportTests {
         #expect(try Self.store.get().catalogue.fetch(request).count == 50)
     }
 
+    @Test("A CONTAINS of one or two characters reads the key's index of characters and pairs", arguments: ["é", "xq"])
+    func shortContains(text: String) throws {
+        let request = FetchRequest<Venue>(
+            predicate: .contains("name", text, options: .caseAndDiacriticInsensitive), sortDescriptors: .byName, fetchLimit: 50)
+        let plan = try plan(request)
+        #expect(plan.contains("Bitmap Index Scan on venue_name_key_short_substrings"), "\(plan)")
+        #expect(!plan.contains("Seq Scan"), "\(plan)")
+        let expected = text == "xq" ? 0 : 50
+        #expect(try Self.store.get().catalogue.fetch(request).count == expected)
+    }
+
     @Test("Words in any column read the index of the columns' joined words; words in one column that column's")
     func wordsReadTheirIndexes() throws {
         let any = try plan(words("town1234"))
@@ -119,8 +130,8 @@ struct PostgresSearchSupportTests {
             }
         }
         #expect(try indexes(catalogue) == [
-            "venue_all_words", "venue_by_name_key", "venue_name_key_trigrams", "venue_name_words", "venue_natural_key",
-            "venue_pkey", "venue_town_words",
+            "venue_all_words", "venue_by_name_key", "venue_name_key_short_substrings", "venue_name_key_trigrams",
+            "venue_name_words", "venue_natural_key", "venue_pkey", "venue_town_words",
         ])
         let contains = FetchRequest<Venue>(predicate: .contains("name", "LAIR JAL", options: .caseAndDiacriticInsensitive))
         #expect(try plan(contains).contains("venue_name_key_trigrams"))

@@ -44,7 +44,8 @@ struct PredicateCompiler {
 
     /// Appends the condition for `predicate`; `required` when every row of the statement must
     /// meet it (a conjunct of the WHERE, of an AND that is one, or the one member of an OR), not
-    /// under a NOT or among the alternatives of an OR (``SQLDialect/appendContains(_:_:required:into:)``).
+    /// under a NOT or among the alternatives of an OR
+    /// (``SQLDialect/appendContains(_:_:required:substringIndexed:into:)``).
     private func compile(_ predicate: FetchPredicate, required: Bool, into sql: inout SQLBuilder) throws {
         switch predicate {
         case .true:
@@ -257,7 +258,8 @@ struct PredicateCompiler {
         case .contains:
             let needle = try textValue(value, op)
             try withExpression(comparable, into: &sql) { expression, sql in
-                dialect.appendContains(expression, needle, required: required, into: &sql)
+                let substringIndexed = schema.substringIndexedColumns.contains { schema.qualifiedColumns[$0] == expression }
+                dialect.appendContains(expression, needle, required: required, substringIndexed: substringIndexed, into: &sql)
             }
         case .like:
             let pattern = LikePattern(try textValue(value, op))

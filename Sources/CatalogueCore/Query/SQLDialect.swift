@@ -42,14 +42,16 @@ public protocol SQLDialect: Sendable {
     func appendContains(_ expression: String, _ needle: String, into sql: inout SQLBuilder)
     /// Appends "`expression` contains `needle`", knowing whether every row of the statement
     /// must meet it (`required`: a conjunct of its WHERE, not under a NOT or among an OR's
-    /// alternatives). By default ``appendContains(_:_:into:)`` either way; PostgreSQL writes a
-    /// required text of one or two characters in the form its short substring index serves,
+    /// alternatives) and whether `expression` is a key of its table's
+    /// ``RecordSchema/substringIndexedColumns`` (`substringIndexed`). By default
+    /// ``appendContains(_:_:into:)`` either way; PostgreSQL writes a required text of one or two
+    /// characters on a substring-indexed key in the form its short substring index serves,
     /// which among alternatives it would compute for every row it checks.
     ///
     /// ```swift
-    /// dialect.appendContains("product.name_key", "mo", required: true, into: &sql)
+    /// dialect.appendContains("product.name_key", "mo", required: true, substringIndexed: true, into: &sql)
     /// ```
-    func appendContains(_ expression: String, _ needle: String, required: Bool, into sql: inout SQLBuilder)
+    func appendContains(_ expression: String, _ needle: String, required: Bool, substringIndexed: Bool, into sql: inout SQLBuilder)
     /// Appends "`expression` ends with `suffix`", for a non-empty suffix.
     func appendEndsWith(_ expression: String, _ suffix: String, into sql: inout SQLBuilder)
     /// Appends "`expression` matches the LIKE `pattern`" (literal text escaped as the engine needs).
@@ -183,7 +185,9 @@ public protocol SQLDialect: Sendable {
 extension SQLDialect {
     public var largestPlannedConjunction: Int? { nil }
 
-    public func appendContains(_ expression: String, _ needle: String, required: Bool, into sql: inout SQLBuilder) {
+    public func appendContains(
+        _ expression: String, _ needle: String, required: Bool, substringIndexed: Bool, into sql: inout SQLBuilder
+    ) {
         appendContains(expression, needle, into: &sql)
     }
 
