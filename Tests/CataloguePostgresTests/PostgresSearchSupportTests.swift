@@ -117,6 +117,27 @@ struct PostgresSearchSupportTests {
         #expect(try catalogue.fetchCount(words("eclair kettle")) == 236)
     }
 
+    @Test("In a catalogue's own schema, a writer whose search_path leads elsewhere still feeds its word list and change log")
+    func schemaOfItsOwn() throws {
+        let database = try PostgresTestServer.shared().createDatabase(prefix: "venue_schema")
+        try database.psql("CREATE SCHEMA shop")
+        var options = PostgresEngine.Options()
+        options.seed = false
+        options.appMigrations = [Venue.migration]
+        let catalogue = try Catalogue.connect(to: PostgresSchemaTests.url(database.url, schema: "shop"), options: options)
+        #expect(try database.psql("SELECT count(*) FROM pg_tables WHERE tablename = 'venue' AND schemaname = 'shop'") == "1\n")
+        // psql's search_path is the default one ("$user", public), where no catalogue is.
+        try database.psql("""
+            INSERT INTO shop.venue (name, name_key, town, name_words, town_words)
+            VALUES ('Quokka hall', 'quokka hall', 'Perth', array_to_tsvector('{quokka,hall}'), array_to_tsvector('{perth}'))
+            """)
+        #expect(try database.psql("SELECT count(*) FROM shop.catalogue_word WHERE source = 'venue' AND word = 'quokka'") == "1\n")
+        #expect(try database.psql("SELECT count(*) FROM shop.catalogue_change WHERE table_name = 'venue'") == "1\n")
+        let typo = try #require(FullTextPattern(matchingAllPrefixesIn: "quoka", toleratingTypos: true))
+        #expect(try catalogue.fetch(FetchRequest<Venue>(predicate: .fullText(typo))).map(\.name) == ["Quokka hall"])
+        #expect(try catalogue.fetch(FetchRequest<Venue>(predicate: .contains("name", "KK", options: .caseAndDiacriticInsensitive))).count == 1)
+    }
+
     @Test("The substring index is made where pg_trgm is, unless the app switched trigram indexes off")
     func trigramIndex() throws {
         let (catalogue, _) = try Self.store.get()
