@@ -69,6 +69,7 @@ struct PostgresSearchSupportTests {
         }
     }
 
+    /// A page of 50 venues whose words start with those of `text`, in `columns` (any when nil).
     func words(_ text: String, columns: [String]? = nil) throws -> FetchRequest<Venue> {
         let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: text, columns: columns))
         return FetchRequest(predicate: .fullText(pattern), fetchLimit: 50)
