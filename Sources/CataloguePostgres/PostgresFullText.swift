@@ -97,11 +97,18 @@ public enum PostgresFullText {
     /// of its ``RecordSchema/fullTextColumns``; nil when it has none.
     static func vectors(of schema: RecordSchema) -> Vectors? {
         if let builtIn = builtInVectors[schema.table] { return builtIn }
-        guard schema.fullTextTable != nil, !schema.fullTextColumns.isEmpty else { return nil }
+        guard hasAppVectors(schema) else { return nil }
         let qualified = schema.fullTextColumns.map { "\(schema.table).\(vectorColumn(for: $0))" }
         return Vectors(
             byColumn: Dictionary(zip(schema.fullTextColumns, qualified), uniquingKeysWith: { first, _ in first }),
             any: qualified.count == 1 ? qualified[0] : "(" + qualified.joined(separator: " || ") + ")")
+    }
+
+    /// Whether `schema`, an app type's, has a vector for each of its full-text columns: it
+    /// names an FTS5 table and its columns, as words search on SQLite needs too. (Checked on
+    /// every row written, without building the vectors' names.)
+    private static func hasAppVectors(_ schema: RecordSchema) -> Bool {
+        schema.fullTextTable != nil && !schema.fullTextColumns.isEmpty
     }
 
     /// The catalogue's tables' vectors, looked up without building them on every search.
@@ -128,7 +135,7 @@ public enum PostgresFullText {
         switch schema.table {
         case "product": ["words"]
         case "country": ["name_words", "capital_words"]
-        default: vectors(of: schema) == nil ? [] : schema.fullTextColumns.map(vectorColumn(for:))
+        default: hasAppVectors(schema) ? schema.fullTextColumns.map(vectorColumn(for:)) : []
         }
     }
 
@@ -153,7 +160,7 @@ public enum PostgresFullText {
                 ("capital_words", words(of: [text("capital")])),
             ]
         default:
-            guard vectors(of: schema) != nil else { return [] }
+            guard hasAppVectors(schema) else { return [] }
             return schema.fullTextColumns.map { (vectorColumn(for: $0), words(of: [text($0)])) }
         }
     }
