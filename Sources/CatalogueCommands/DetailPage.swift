@@ -55,16 +55,21 @@ struct DetailPage: Equatable {
         }
     }
 
-    /// `text` in lines of at most `width` characters, broken at spaces (nil: one line).
+    /// `text` in lines of at most `width` terminal cells (``DisplayWidth``: "東京" takes four),
+    /// broken at spaces (nil: one line). A word wider than `width` has a line of its own.
     static func wrap(_ text: String, width: Int?) -> [String] {
-        guard let width, text.count > width else { return [text] }
+        guard let width, DisplayWidth.of(text) > width else { return [text] }
         var lines: [String] = []
         var current = ""
+        var currentWidth = 0
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-            if !current.isEmpty, current.count + 1 + word.count > width {
+            let wordWidth = DisplayWidth.of(word)
+            if !current.isEmpty, currentWidth + 1 + wordWidth > width {
                 lines.append(current)
                 current = String(word)
+                currentWidth = wordWidth
             } else {
+                currentWidth += (current.isEmpty ? 0 : 1) + wordWidth
                 current += (current.isEmpty ? "" : " ") + word
             }
         }

@@ -34,19 +34,27 @@ extension RecordField {
     }
 }
 
-/// Aligned plain-text tables.
+/// Aligned plain-text tables: columns are as wide as their widest cell in terminal cells
+/// (``DisplayWidth``), so "東京" (four cells) and "Bogota\u{301}" (six) line up with the rest.
+///
+/// ```
+/// ID  Name    Type  Year
+/// --  ------  ----  ----
+/// 75  東京    Toy   1990
+/// 76  Bogotá  Toy   1991
+/// ```
 enum TableText {
     static func render(_ rows: [[RecordField]]) -> String {
         guard let first = rows.first else { return "" }
-        var widths = first.map { $0.header.count }
+        var widths = first.map { DisplayWidth.of($0.header) }
         for row in rows {
             for (index, field) in row.enumerated() {
-                widths[index] = max(widths[index], field.display.count)
+                widths[index] = max(widths[index], DisplayWidth.of(field.display))
             }
         }
         func line(_ cells: [String], numeric: [Bool]) -> String {
             cells.enumerated().map { index, cell in
-                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                let padding = String(repeating: " ", count: widths[index] - DisplayWidth.of(cell))
                 return numeric[index] ? padding + cell : cell + padding
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }
