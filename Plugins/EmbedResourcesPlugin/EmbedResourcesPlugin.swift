@@ -7,8 +7,11 @@ import PackagePlugin
 /// page (`Sources/CatalogueServer/Page/*`) into the server.
 ///
 /// The files stay the single source of truth: the plugin regenerates
-/// `EmbeddedResources.swift` in its work directory on every build, rewriting it only when a file
-/// changed. Embedding (rather than bundling resources) means an installed `catalogue` binary, or
+/// `EmbeddedResources.swift` in its work directory each time SwiftPM runs it, rewriting it only
+/// when a file changed. SwiftPM runs it when it plans a build (a fresh build, a changed manifest,
+/// source files added or removed), not on every build: a file edited in place is embedded once
+/// `Package.swift` is touched (measured with Swift 6.3: an edited migration stayed out of three
+/// incremental builds and was in the one after `touch Package.swift`). Embedding (rather than bundling resources) means an installed `catalogue` binary, or
 /// an app that links CatalogueKit, carries its schema and seed with it. The plugin writes the file
 /// itself (no helper executable), so the package also builds with `--sanitize=fuzzer`, where every
 /// executable would get libFuzzer's `main`.
