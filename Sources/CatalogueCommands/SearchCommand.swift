@@ -10,7 +10,7 @@ struct SearchCommand: ParsableCommand {
             The text is trimmed; empty text lists everything in the scope. Several words are \
             joined with spaces, as grep-style tools do: catalogue search united kingdom is \
             catalogue search "united kingdom". Matching ignores case and diacritics ("bogota" \
-            finds Bogotá).
+            finds Bogotá), and ’ is ' ("cote d’" finds Côte d'Ivoire).
 
             Scopes: countries name (the default; also matches aliases such as "Ivory Coast"), \
             capital (ordered by capital), any; products all (the default) or a product type.

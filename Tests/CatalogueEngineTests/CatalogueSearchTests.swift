@@ -29,6 +29,37 @@ struct CatalogueSearchTests {
         #expect(try search.countries("CÔTE") == ["Côte d'Ivoire"])
     }
 
+    @Test("Typographic apostrophes find the typewriter ones and back: cote d’ finds Côte d'Ivoire, o'zbek finds O‘zbekiston", arguments: EngineUnderTest.all)
+    func typographicApostrophes(engine: EngineUnderTest) throws {
+        let search = try search(engine)
+        // A phone's keyboard types ’ (U+2019); the catalogue has '.
+        #expect(try search.countries("cote d’") == ["Côte d'Ivoire"])
+        #expect(try search.countries("d’ivoire", mode: .contains) == ["Côte d'Ivoire"])
+        // The seed's transliterations have ‘ (U+2018); a user types '.
+        #expect(try search.countries("o'zbekiston") == ["Uzbekistan"])
+        #expect(try search.countries("al-'iraq", mode: .contains) == ["Iraq"])
+        #expect(try search.countries("Wai‛tu", mode: .prefix) == ["Dominica"])
+    }
+
+    @Test("Typographic quotation marks and apostrophes in products, their types and highlights", arguments: EngineUnderTest.all)
+    func typographicQuotes(engine: EngineUnderTest) throws {
+        let catalogue = try engine.makeCatalogue(seed: false)
+        try catalogue.write { db in
+            _ = try db.upsert(Product(name: "iMac 27\" display", type: "Kids’ desks"))
+            _ = try db.upsert(Product(name: "Ma‘amoul „Deluxe“ tin", type: "Food"))
+        }
+        let search = Search(catalogue: catalogue)
+        #expect(try search.products("imac 27”") == ["iMac 27\" display"])
+        #expect(try search.products("imac 27\"") == ["iMac 27\" display"])
+        #expect(try search.products("ma'amoul \"deluxe\"") == ["Ma‘amoul „Deluxe“ tin"])
+        #expect(try search.products("\"deluxe\"", mode: .contains) == ["Ma‘amoul „Deluxe“ tin"])
+        #expect(try search.products("", scope: .type("kids' desks")) == ["iMac 27\" display"])
+        #expect(try catalogue.fetchCount(FetchRequest<Product>(predicate: .equals("name", "MA'AMOUL \"DELUXE\" TIN", options: .caseAndDiacriticInsensitive))) == 1)
+        // Each mark is one character folded to one, so a highlight marks the original's marks.
+        #expect(SearchHighlighter.segments(of: "Ma‘amoul „Deluxe“ tin", matching: "ma'amoul \"del", mode: .prefix)
+            .filter(\.isMatch).map(\.text) == ["Ma‘amoul „Del"])
+    }
+
     @Test("\"turkey\" finds Türkiye through its alias, listed once under its name", arguments: EngineUnderTest.all)
     func turkey(engine: EngineUnderTest) throws {
         let search = try search(engine)

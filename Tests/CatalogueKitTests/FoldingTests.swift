@@ -88,6 +88,37 @@ struct FoldingTests {
         }
     }
 
+    @Test("[d] and [cd] fold typographic apostrophes and quotation marks to ASCII; [c] alone does not")
+    func quotationMarks() {
+        #expect(Folding.fold("Côte d’Ivoire") == "cote d'ivoire")
+        #expect(Folding.fold("O‘zbekiston") == "o'zbekiston")
+        #expect(Folding.fold("‚Deluxe‛ ʼokina") == "'deluxe' 'okina")
+        #expect(Folding.fold("„Deluxe“ ‟27”") == "\"deluxe\" \"27\"")
+        #expect(Folding.fold("Côte d’Ivoire", options: .diacriticInsensitive) == "Cote d'Ivoire")
+        #expect(Folding.fold("Côte d’Ivoire", options: .caseInsensitive) == "côte d’ivoire")
+        // Each mark is one scalar folded to one, whatever surrounds it.
+        for (mark, ascii) in Folding.quoteMarks {
+            #expect(Folding.fold("a\(mark)b") == "a\(ascii)b")
+            #expect(Folding.fold("\(mark)\u{301}Ü") == "\(ascii)u")
+        }
+        // Primes (27″) and the grave and acute accents stay what they are.
+        #expect(Folding.fold("27″ ′ ` ´") == "27″ ′ ` ´")
+    }
+
+    @Test("Migration 10 folds the keys stored before with the same marks as the folding")
+    func quoteMigrationMatchesFolding() throws {
+        let migration = try #require(SQLiteResources.migrations.first { $0.identifier == "0010_quote_folding" })
+        let marks = Set(Folding.quoteMarks.keys.map(Character.init))
+        for line in migration.sql.split(separator: "\n") where line.hasPrefix("WHERE ") {
+            let inner = try #require(line.split(separator: "[").last?.split(separator: "]").first)
+            #expect(Set(inner) == marks, "\(line)")
+        }
+        for (mark, ascii) in Folding.quoteMarks {
+            let replacement = ascii == "'" ? "''''" : "'\"'"
+            #expect(migration.sql.contains("'\(mark)', \(replacement))"), "\(mark)")
+        }
+    }
+
     @Test("A stored key is the [cd] fold of a text value and NULL otherwise")
     func keyForValue() {
         #expect(Folding.key(for: .text("Bogotá")) == .text("bogota"))

@@ -36,8 +36,15 @@ public struct ComparisonOptions: OptionSet, Sendable, Hashable {
 /// `String.folding(options:locale:)` with a nil locale. Letters that do not decompose (ø, ł, œ)
 /// stay as they are, as on Apple's platforms.
 ///
+/// One step more than Apple's `[d]`, as search engines take it: the typographic apostrophes
+/// and quotation marks fold to their ASCII forms (‘ ’ ‚ ‛ ʼ to `'`, “ ” „ ‟ to `"`). A phone's
+/// keyboard types "Côte d’Ivoire" where the data has "Côte d'Ivoire", and transliterations
+/// write "O‘zbekiston" where a user types "O'zbekiston"; under `[d]` and `[cd]` each finds the
+/// other.
+///
 /// ```swift
 /// Folding.fold("Côte d'Ivoire")  // "cote d'ivoire"
+/// Folding.fold("Côte d’Ivoire")  // "cote d'ivoire"
 /// Folding.fold("Straße")         // "strasse"
 /// Folding.fold("ÅLAND", options: .caseInsensitive)  // "åland"
 /// ```
@@ -65,8 +72,25 @@ public enum Folding {
         var foundationOptions: String.CompareOptions = []
         if options.contains(.caseInsensitive) { foundationOptions.insert(.caseInsensitive) }
         if options.contains(.diacriticInsensitive) { foundationOptions.insert(.diacriticInsensitive) }
-        return text.folding(options: foundationOptions, locale: nil)
+        let folded = text.folding(options: foundationOptions, locale: nil)
+        // The quotation marks are above U+024F, so only this path meets them.
+        guard options.contains(.diacriticInsensitive), folded.unicodeScalars.contains(where: { quoteMarks[$0] != nil }) else {
+            return folded
+        }
+        var plain = String.UnicodeScalarView()
+        for scalar in folded.unicodeScalars {
+            plain.append(quoteMarks[scalar] ?? scalar)
+        }
+        return String(plain)
     }
+
+    /// The typographic apostrophes and quotation marks that `[d]` folds, and their ASCII forms.
+    /// `migrations/0010_quote_folding.sql` and `migrations/postgres/0007_quote_folding.sql` fold
+    /// the keys stored before with the same list.
+    package static let quoteMarks: [Unicode.Scalar: Unicode.Scalar] = [
+        "\u{2018}": "'", "\u{2019}": "'", "\u{201A}": "'", "\u{201B}": "'", "\u{02BC}": "'",
+        "\u{201C}": "\"", "\u{201D}": "\"", "\u{201E}": "\"", "\u{201F}": "\"",
+    ]
 
     /// The folded key stored for a column value: the value folded for `[cd]`, NULL for NULL.
     package static func key(for value: DatabaseValue) -> DatabaseValue {
