@@ -28,6 +28,16 @@ def test_country_found_by_alias_shows_the_alias_dimmed_after_the_name(page):
     )
 
 
+def test_a_phones_apostrophe_finds_the_typewriter_one(page):
+    # iOS types ’ (U+2019) for ' with Smart Punctuation on; the catalogue has "Côte d'Ivoire".
+    open_page(page)
+    type_text(page, "cote d\u2019iv")
+    ivory = row(page, "Côte d'Ivoire")
+    expect(ivory).to_be_visible()
+    expect(ivory.locator(".name mark")).to_have_text("Côte d'Iv")
+    expect(page.locator(".row")).to_have_count(1)
+
+
 def test_match_modes_change_the_results(page):
     open_page(page)
     type_text(page, "gu")
