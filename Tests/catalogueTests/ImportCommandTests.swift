@@ -105,6 +105,19 @@ struct ImportCommandTests {
         }
     }
 
+    @Test("A header separated by semicolons (a spreadsheet's CSV in many locales) says so and what to do")
+    func semicolonHeader() throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let file = try Self.write(Array("name;type;year\nLamp;lighting;2001\n".utf8), "semicolons.csv", in: runner)
+        let checksum = try Self.checksum(runner.databasePath)
+        let result = try runner.run(["import", "products", file])
+        #expect(result.status == 1)
+        #expect(result.standardError == "catalogue: error: \(file):1: name;type;year: unknown column; the header is separated by ';' "
+            + "where CSV fields are separated by commas: save the sheet as comma-separated CSV\n")
+        #expect(try Self.checksum(runner.databasePath) == checksum)
+    }
+
     @Test("--dry-run checks and counts, and changes nothing")
     func dryRun() throws {
         let runner = try Self.preparedRunner()

@@ -60,6 +60,24 @@ struct ImportColumnMatcher {
     var unknownColumnReason: String {
         ImportIssue.unknownColumnReasonPrefix + "; known columns: " + columns.map(\.name).joined(separator: ", ")
     }
+
+    /// Why a header of one field, `field`, names no column: when it is known column names
+    /// separated by semicolons or tabs (a spreadsheet's CSV in many locales, or TSV), a reason
+    /// that says so and what to do; else ``unknownColumnReason``.
+    ///
+    /// ```swift
+    /// matcher.unknownColumnReason(forOnlyField: "name;type")
+    /// // "unknown column; the header is separated by ';' where CSV fields are separated by commas: …"
+    /// ```
+    func unknownColumnReason(forOnlyField field: String) -> String {
+        for (separator, name) in [(Character(";"), "';'"), (Character("\t"), "tabs")] where field.contains(separator) {
+            let parts = field.split(separator: separator, omittingEmptySubsequences: false)
+            guard parts.allSatisfy({ index(of: String($0)) != nil }) else { continue }
+            return ImportIssue.unknownColumnReasonPrefix
+                + "; the header is separated by \(name) where CSV fields are separated by commas: save the sheet as comma-separated CSV"
+        }
+        return unknownColumnReason
+    }
 }
 
 /// Rows of a CSV file: the first record is the header naming the columns.
@@ -104,8 +122,8 @@ final class CSVRowSource: ImportRowSource {
         var fieldColumns: [Int?] = []
         for name in record.fields {
             guard let index = matcher.index(of: name) else {
-                throw FatalImportIssue(issue: ImportIssue(
-                    source: input.name, line: record.line, column: name, reason: matcher.unknownColumnReason))
+                let reason = record.fields.count == 1 ? matcher.unknownColumnReason(forOnlyField: name) : matcher.unknownColumnReason
+                throw FatalImportIssue(issue: ImportIssue(source: input.name, line: record.line, column: name, reason: reason))
             }
             guard seen.insert(index).inserted else {
                 throw FatalImportIssue(issue: ImportIssue(source: input.name, line: record.line, column: name, reason: "duplicate column"))

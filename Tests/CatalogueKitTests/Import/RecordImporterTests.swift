@@ -72,6 +72,13 @@ struct RecordImporterTests {
 
     @Test("Header problems stop the import under either policy", arguments: [
         ("name,type,colour\n", "h.csv:1: colour: unknown column; known columns: id, name, type, year, price"),
+        // A spreadsheet's CSV in many locales, and TSV: said so, with what to do.
+        ("name;type;year\nA;b;2001\n",
+         "h.csv:1: name;type;year: unknown column; the header is separated by ';' where CSV fields are separated by commas: save the sheet as comma-separated CSV"),
+        ("Name\t TYPE\nA\tb\n",
+         "h.csv:1: Name\t TYPE: unknown column; the header is separated by tabs where CSV fields are separated by commas: save the sheet as comma-separated CSV"),
+        // Not all known columns: the plain reason.
+        ("name;colour\n", "h.csv:1: name;colour: unknown column; known columns: id, name, type, year, price"),
         ("name,type,Name\n", "h.csv:1: Name: duplicate column"),
         ("name,year\n", "h.csv:1: missing column type (required: name, type)"),
         ("", "h.csv:1: no header row: expected the column names (id, name, type, year, price)"),
