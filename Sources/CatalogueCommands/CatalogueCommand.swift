@@ -164,7 +164,12 @@ package struct CatalogueCommand: AsyncParsableCommand {
     /// One line for an error from the library: a database error names the file and never
     /// shows SQL; control characters are escaped.
     static func describe(_ error: any Error) -> String {
-        let text = (error as? DatabaseError).map(DatabaseInUse.describe) ?? String(describing: error)
+        var text = (error as? DatabaseError).map(DatabaseInUse.describe) ?? String(describing: error)
+        if case CatalogueError.needsMigration(let path, let migration) = error {
+            // The library says "open it for writing"; here, the command that does.
+            text = "cannot read \(path): it was made by an older version of catalogue and needs migration \(migration), "
+                + "which reading does not apply; run catalogue reindex on it once to upgrade it (an import does too)"
+        }
         return TerminalText.escaped(text.split(whereSeparator: \.isNewline).joined(separator: " "))
     }
 }
