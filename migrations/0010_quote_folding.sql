@@ -9,6 +9,10 @@
 -- key is already folded, so replacing these in the key gives exactly what folding the value
 -- again gives. Only keys holding one of them are rewritten; the key indexes, the trigram index
 -- and the key ranges follow through their triggers.
+--
+-- An app's own tables are not named here: CatalogueKit folds their keys (SQLiteQuoteFolding) just
+-- before it applies this migration, in Swift, where a key holding a mark is the fold of its
+-- value as the library wrote it before.
 
 UPDATE country SET name_key = replace(replace(replace(replace(replace(replace(replace(replace(replace(name_key, '‘', ''''), '’', ''''), '‚', ''''), '‛', ''''), 'ʼ', ''''), '“', '"'), '”', '"'), '„', '"'), '‟', '"')
 WHERE name_key GLOB '*[‘’‚‛ʼ“”„‟]*';

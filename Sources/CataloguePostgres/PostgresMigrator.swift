@@ -90,6 +90,10 @@ struct PostgresMigrator {
             }
         }
         for migration in try plan.pending(applied: applied, database: target) {
+            if isCatalogue, migration.identifier == PostgresQuoteFolding.migrationIdentifier {
+                // The app's tables' keys, which the migration cannot name (in its transaction).
+                try PostgresQuoteFolding.refoldAppKeys(runner)
+            }
             try runner.executeScript(migration.sql)
             try runner.execute(
                 "INSERT INTO \(table) (identifier, checksum) VALUES ($1, $2)",

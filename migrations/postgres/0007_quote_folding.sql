@@ -9,6 +9,10 @@
 -- writes. This migration folds the keys stored before the same way (migration 0010 on SQLite):
 -- every other character of a key is already folded, so translating these gives exactly what
 -- folding the value again gives. Only keys holding one of them are rewritten; the indexes follow.
+--
+-- An app's own tables are not named here: CatalogueKit folds their keys (PostgresQuoteFolding) just
+-- before it applies this migration, in Swift, where a key holding a mark is the fold of its
+-- value as the library wrote it before.
 
 UPDATE country SET name_key = pg_catalog.translate(name_key, '‘’‚‛ʼ“”„‟', '''''''''''""""')
 WHERE name_key ~ '[‘’‚‛ʼ“”„‟]';

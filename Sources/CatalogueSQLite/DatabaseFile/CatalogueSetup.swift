@@ -43,6 +43,11 @@ enum CatalogueSetup {
         // Writes ahead: the file must be sound first.
         try IntegrityGate.check(db, path: path)
         if needsWAL { try db.enableWriteAheadLogging() }
+        // Before the migration that folds the catalogue's keys (and may be the last a crash
+        // lets through): the app's tables' keys, which it cannot name. Done again, it changes nothing.
+        if try SQLiteEngine.migrator().pendingMigrations(db).contains(where: { $0.identifier == SQLiteQuoteFolding.migrationIdentifier }) {
+            try db.transaction(.immediate) { _ = try SQLiteQuoteFolding.refoldAppKeys(on: db) }
+        }
         for migrator in migrators {
             try migrator.migrate(db)
         }

@@ -4,11 +4,30 @@ import Testing
 import CatalogueKit
 @testable import CatalogueSQLite
 
+/// An app's record type with a folded name (its table made by `SQLiteSearchSupport`).
+struct Place: Record {
+    static let schema = RecordSchema(table: "place", columns: ["name"], naturalKey: ["name"], foldedColumns: ["name": "name_key"])
+
+    var id: Int64?
+    var name: String
+
+    init(row: some DatabaseRow) throws {
+        id = try row.decode(at: 0)
+        name = try row.decode(at: 1)
+    }
+
+    var databaseValues: [DatabaseValue] { [.text(name)] }
+
+    static let migration = Migration(
+        identifier: "0001_place", sql: "CREATE TABLE place (id INTEGER PRIMARY KEY, name TEXT NOT NULL);" + SQLiteSearchSupport.sql(for: schema))
+}
+
 /// Migration 10: keys stored when the folding kept typographic apostrophes and quotation marks
 /// (‘ ’ “ ”…) are folded to their ASCII forms, as the library folds them now, and every index
-/// built on the keys follows.
-@Suite("Typographic quotes in stored keys (migration 10)")
-struct QuoteFoldingMigrationTests {
+/// built on the keys follows; an app's tables' keys are folded as the migration is applied
+/// (`SQLiteQuoteFolding`).
+@Suite("Typographic quotes in stored keys (migration 10, and an app's tables)")
+struct SQLiteQuoteFoldingTests {
     /// The fold before migration 10: Foundation's, which keeps the marks.
     static func previousFold(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
@@ -25,6 +44,14 @@ struct QuoteFoldingMigrationTests {
             let db = try Connection(path: path)
             try SQLiteEngine.registerFunctions(on: db)
             try Migrator(migrations: Array(SQLiteResources.migrations.prefix(9)), tableName: "catalogue_migrations").migrate(db)
+            try Migrator(migrations: [Place.migration], tableName: "app_migrations").migrate(db)
+            // An app's place, its key as the library wrote it before; one whose key is no fold of
+            // its name; and a table whose `_key` column is not a folded key.
+            try db.execute("""
+                INSERT INTO place (name, name_key) VALUES ('O‘zbek “Deluxe” Café', 'o‘zbek “deluxe” cafe'), ('Odd’s', 'something’else');
+                CREATE TABLE api (service TEXT, service_key TEXT);
+                INSERT INTO api VALUES ('Mail', 'k’3y');
+                """)
             try db.upsert(contentsOf: try SeedData.countries())
             try db.upsert(contentsOf: products)
             try db.execute("INSERT INTO catalogue_info (key, value) VALUES ('seeded_at', 'test')")
@@ -48,8 +75,11 @@ struct QuoteFoldingMigrationTests {
             try #require(marked >= 5, "the seed's aliases hold ‘ (O‘zbekiston, al-‘Irāq)")
             try #require(try db.scalar("SELECT count(*) FROM product WHERE name_key GLOB '*[”„“‘]*'") == 2)
         }
-        let catalogue = try Catalogue(path: path)
+        let catalogue = try Catalogue(path: path, appMigrations: [Place.migration])
         try catalogue.database.read { db in
+            #expect(try db.fetchAll("SELECT name_key FROM place ORDER BY name") { try $0.decode(String.self, at: 0) }
+                == ["something’else", "o'zbek \"deluxe\" cafe"])  // Odd’s, O‘zbek…
+            #expect(try db.scalar("SELECT service_key FROM api") == "k’3y")
             #expect(try db.scalar("SELECT count(*) FROM catalogue_migrations") == SQLiteResources.migrations.count)
             // Every key is what the library folds now.
             for (table, value, key) in [("country", "name", "name_key"), ("country", "capital", "capital_key"), ("country_alias", "alias", "alias_key"),
@@ -74,6 +104,8 @@ struct QuoteFoldingMigrationTests {
         #expect(try productNames("amoul \"del", mode: .contains) == ["Ma‘amoul „Deluxe“ tin"])
         #expect(try productNames("27\" dis", mode: .contains) == ["iMac 27” display"])
         #expect(try productNames("", scope: .type("kids' food")) == ["Ma‘amoul „Deluxe“ tin"])
+        #expect(try catalogue.fetch(FetchRequest<Place>(predicate: .beginsWith("name", "o'zbek \"del", options: .caseAndDiacriticInsensitive)))
+            .map(\.name) == ["O‘zbek “Deluxe” Café"])
         // The trigram index and the key ranges hold the new keys (FTS5's own check throws on a mismatch).
         try KeyRangeMaintenanceTests.checkIndex(of: catalogue)
         try catalogue.sqlite!.database.write { db in
