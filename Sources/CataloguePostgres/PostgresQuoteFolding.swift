@@ -5,8 +5,8 @@ import CatalogueCore
 /// marks began to fold to ASCII (``Folding/quoteMarks``), as ``PostgresMigrator`` applies
 /// `0007_quote_folding`, in its transaction. The migration folds the catalogue's own tables'
 /// keys in SQL; it cannot know an app's tables, so this folds theirs: in the catalogue's schema,
-/// every text column named after another text column with `_key` (`name` and `name_key`, as
-/// ``PostgresSearchSupport`` makes them).
+/// every `text` column whose name is another column's (`text` or `varchar`) with `_key` after
+/// it (`name_key` beside `name`, as ``PostgresSearchSupport`` makes them).
 ///
 /// A key is rewritten only where it holds a mark and folds to what its value folds to, that is
 /// where it is the key the library wrote before (PostgreSQL cannot fold as the library does, so
@@ -31,7 +31,7 @@ enum PostgresQuoteFolding {
                 AND k.column_name = v.column_name || '_key' AND k.data_type = 'text'
             JOIN information_schema.tables t ON t.table_schema = v.table_schema AND t.table_name = v.table_name
                 AND t.table_type = 'BASE TABLE'
-            WHERE v.table_schema = current_schema() AND v.data_type = 'text'
+            WHERE v.table_schema = current_schema() AND v.data_type IN ('text', 'character varying', 'character')
             ORDER BY v.table_name, v.ordinal_position
             """
         var pairs: [(table: String, column: String)] = []
