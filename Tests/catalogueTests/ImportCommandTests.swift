@@ -118,6 +118,23 @@ struct ImportCommandTests {
         #expect(try Self.checksum(runner.databasePath) == checksum)
     }
 
+    @Test("A number written with thousands separators or a decimal comma is refused with what to write instead")
+    func numbersAsPeopleWriteThem() throws {
+        let runner = try Self.preparedRunner()
+        defer { runner.cleanUp() }
+        let countries = try Self.write(Array("code,name,population\nZZ,Zed,\"49,648,685\"\n".utf8), "zed.csv", in: runner)
+        let products = try Self.write(Array("name,type,price\nLamp,lighting,\"4,50\"\n".utf8), "lamp.csv", in: runner)
+        let checksum = try Self.checksum(runner.databasePath)
+        let country = try runner.run(["import", "countries", countries])
+        #expect(country.status == 1)
+        #expect(country.standardError == "catalogue: error: \(countries):2: population: not a whole number: \"49,648,685\" (write it in digits only: 49648685)\n")
+        let product = try runner.run(["import", "products", products])
+        #expect(product.status == 1)
+        #expect(product.standardError == "catalogue: error: \(products):2: price: not a plain decimal number: \"4,50\" "
+            + "(write it with a decimal point and no thousands separators, e.g. 1234.5)\n")
+        #expect(try Self.checksum(runner.databasePath) == checksum)
+    }
+
     @Test("--dry-run checks and counts, and changes nothing")
     func dryRun() throws {
         let runner = try Self.preparedRunner()

@@ -68,7 +68,7 @@ public struct ImportRow: Sendable {
     public func integer(at index: Int, in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(ImportFieldError) -> Int64? {
         guard let text = try numberText(at: index) else { return nil }
         guard let parts = Self.plainDecimal(text), parts.fraction.allSatisfy({ $0 == UInt8(ascii: "0") }) else {
-            throw error(index, "not a whole number: \(Self.quoted(text))")
+            throw error(index, "not a whole number: \(Self.quoted(text))" + Self.notationAdvice(for: text, wholeNumber: true))
         }
         guard let value = Int64(parts.negative ? "-" + parts.whole : parts.whole) else {
             throw error(index, "\(Self.quoted(text)) is not between \(range.lowerBound) and \(range.upperBound)")
@@ -90,7 +90,7 @@ public struct ImportRow: Sendable {
     public func nonNegativeNumber(at index: Int) throws(ImportFieldError) -> Double? {
         guard let text = try numberText(at: index) else { return nil }
         guard let parts = Self.plainDecimal(text), let value = Double(text) else {
-            throw error(index, "not a plain decimal number: \(Self.quoted(text))")
+            throw error(index, "not a plain decimal number: \(Self.quoted(text))" + Self.notationAdvice(for: text, wholeNumber: false))
         }
         let hasDigits = (parts.whole + String(decoding: parts.fraction, as: UTF8.self)).contains { $0 != "0" }
         guard value.isFinite, value != 0 || !hasDigits else {
@@ -119,6 +119,40 @@ public struct ImportRow: Sendable {
         }
         guard bytes.isEmpty else { return nil }
         return (negative, String(decoding: whole, as: UTF8.self), fraction)
+    }
+
+    /// What to change, for the error that refuses `text`, when it is a number as people write
+    /// it: thousands separators (`49,648,685`, `1 234`, `1'234`), a decimal comma (`4,50`) or a
+    /// currency sign (`$4.50`), which an import does not guess at; "" for anything else.
+    ///
+    /// ```swift
+    /// ImportRow.notationAdvice(for: "4,50", wholeNumber: false)
+    /// // " (write it with a decimal point and no thousands separators, e.g. 1234.5)"
+    /// ImportRow.notationAdvice(for: "49,648,685", wholeNumber: true)
+    /// // " (write it in digits only: 49648685)"
+    /// ImportRow.notationAdvice(for: "$4.50", wholeNumber: false)
+    /// // " (write it without a currency sign: 4.50)"
+    /// ```
+    static func notationAdvice(for text: String, wholeNumber: Bool) -> String {
+        let currencySigns: Set<Character> = ["$", "€", "£", "¥"]
+        let separators: Set<Character> = [",", " ", "'", "\u{A0}", "\u{202F}"]
+        let hasCurrency = text.contains(where: currencySigns.contains)
+        // "€ 4.50", "4.50 £": a space beside the sign separates no digits.
+        let unsigned = text.filter { !currencySigns.contains($0) }.trimmingCharacters(in: .whitespaces)
+        let hasSeparator = unsigned.contains(where: separators.contains)
+        let number = unsigned.filter { !separators.contains($0) }
+        guard hasCurrency || hasSeparator, number.contains(where: \.isNumber),
+              number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }), !number.dropFirst().contains("-")
+        else { return "" }
+        if !hasSeparator, plainDecimal(number) != nil {
+            return " (write it without a currency sign: \(number))"
+        }
+        let currency = hasCurrency ? ", without a currency sign" : ""
+        guard wholeNumber else {
+            return " (write it with a decimal point and no thousands separators\(currency), e.g. 1234.5)"
+        }
+        // A whole number's digits are what it means: say them.
+        return number.contains(".") ? " (write it in digits only\(currency))" : " (write it in digits only\(currency): \(number))"
     }
 
     /// A list at `index`: a JSON array of strings, or text separated by `;` ("UK; Britain").
