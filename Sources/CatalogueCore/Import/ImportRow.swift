@@ -144,7 +144,7 @@ public struct ImportRow: Sendable {
         guard hasCurrency || hasSeparator, number.contains(where: \.isNumber),
               number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }), !number.dropFirst().contains("-")
         else { return "" }
-        if !hasSeparator, plainDecimal(number) != nil {
+        if !hasSeparator, let parts = plainDecimal(number), !wholeNumber || parts.fraction.allSatisfy({ $0 == UInt8(ascii: "0") }) {
             return " (write it without a currency sign: \(number))"
         }
         let currency = hasCurrency ? ", without a currency sign" : ""

@@ -53,6 +53,7 @@ struct ImportRowTests {
         (.text("2 007"), nil, "number: not a whole number: \"2 007\" (write it in digits only: 2007)"),
         (.text("2'007"), nil, "number: not a whole number: \"2\\'007\" (write it in digits only: 2007)"),  // quoted as Swift writes it
         (.text("$2007"), nil, "number: not a whole number: \"$2007\" (write it without a currency sign: 2007)"),
+        (.text("$2007.5"), nil, "number: not a whole number: \"$2007.5\" (write it in digits only, without a currency sign)"),
         (.text("2,007.0"), nil, "number: not a whole number: \"2,007.0\" (write it in digits only)"),
         (.text("2,0-7"), nil, "number: not a whole number: \"2,0-7\""),
         (.text("-1"), nil, "number: must not be negative: -1"),
