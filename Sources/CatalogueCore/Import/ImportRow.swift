@@ -188,9 +188,12 @@ public struct ImportRow: Sendable {
         return result.isEmpty ? nil : result
     }
 
-    /// `"20x7"` for messages, cut short when long.
+    /// `"20x7"` for messages, cut short when long: in double quotes, with `"`, `\` and control
+    /// characters escaped as Swift writes them, and an apostrophe as it is (`"O'Neil"`, not
+    /// `"O\'Neil"`).
     static func quoted(_ text: String) -> String {
         let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-        return String(reflecting: shown)
+        // Swift escapes ' as \' and \ as \\; an escaped quote is a backslash after an even run.
+        return String(reflecting: shown).replacingOccurrences(of: "\\'", with: "'")
     }
 }

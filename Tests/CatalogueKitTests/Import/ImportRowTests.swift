@@ -1,3 +1,4 @@
+@testable import CatalogueCore
 import CatalogueKit
 import Foundation
 import Testing
@@ -51,7 +52,7 @@ struct ImportRowTests {
         // As people write numbers: refused, with what to write instead.
         (.text("2,007"), nil, "number: not a whole number: \"2,007\" (write it in digits only: 2007)"),
         (.text("2 007"), nil, "number: not a whole number: \"2 007\" (write it in digits only: 2007)"),
-        (.text("2'007"), nil, "number: not a whole number: \"2\\'007\" (write it in digits only: 2007)"),  // quoted as Swift writes it
+        (.text("2'007"), nil, "number: not a whole number: \"2'007\" (write it in digits only: 2007)"),
         (.text("$2007"), nil, "number: not a whole number: \"$2007\" (write it without a currency sign: 2007)"),
         (.text("$2007.5"), nil, "number: not a whole number: \"$2007.5\" (write it in digits only, without a currency sign)"),
         (.text("2,007.0"), nil, "number: not a whole number: \"2,007.0\" (write it in digits only)"),
@@ -100,6 +101,15 @@ struct ImportRowTests {
         if error == nil {
             #expect(try row.nonNegativeNumber(at: 1) == expected)
         }
+    }
+
+    @Test("Messages quote a value in double quotes, an apostrophe as it is, a backslash, quote or newline escaped")
+    func quotedValues() {
+        #expect(ImportRow.quoted("Côte d'Ivoire") == #""Côte d'Ivoire""#)
+        #expect(ImportRow.quoted(#"a\'b"#) == #""a\\'b""#)
+        #expect(ImportRow.quoted(#"say "hi"\n"#) == #""say \"hi\"\\n""#)
+        #expect(ImportRow.quoted("two\nlines") == #""two\nlines""#)
+        #expect(ImportRow.quoted(String(repeating: "'", count: 50)) == "\"" + String(repeating: "'", count: 40) + "…\"")
     }
 
     @Test("Lists: '; '-separated text or a JSON array of strings")
