@@ -139,9 +139,10 @@ public enum PostgresFullText {
         }
     }
 
-    /// The words each tsvector column of `record`'s row holds, by column name, for writing: of
-    /// a text value, or an integer's digits (as SQLite's FTS5 indexes them).
-    static func vectorValues<R: Record>(of record: R, values: [DatabaseValue]) -> [(column: String, words: [String])] {
+    /// The words each tsvector column of `record`'s row holds, for writing, in the order of
+    /// ``vectorColumns(of:)`` (whose names a row need not build): of a text value, or an
+    /// integer's digits (as SQLite's FTS5 indexes them).
+    static func vectorValues<R: Record>(of record: R, values: [DatabaseValue]) -> [[String]] {
         let schema = R.schema
         func text(_ column: String) -> String? {
             guard let index = schema.columns.firstIndex(of: column) else { return nil }
@@ -153,15 +154,12 @@ public enum PostgresFullText {
         }
         switch schema.table {
         case "product":
-            return [("words", words(of: [text("name")]))]
+            return [words(of: [text("name")])]
         case "country":
-            return [
-                ("name_words", words(of: [text("name")] + record.aliases.map { $0 })),
-                ("capital_words", words(of: [text("capital")])),
-            ]
+            return [words(of: [text("name")] + record.aliases.map { $0 }), words(of: [text("capital")])]
         default:
             guard hasAppVectors(schema) else { return [] }
-            return schema.fullTextColumns.map { (vectorColumn(for: $0), words(of: [text($0)])) }
+            return schema.fullTextColumns.map { words(of: [text($0)]) }
         }
     }
 

@@ -131,7 +131,7 @@ struct PostgresRecordSQL: Sendable {
     /// by spaces.
     static func values<R: Record>(of record: R) -> [DatabaseValue] {
         let values = record.writtenValues
-        return values + PostgresFullText.vectorValues(of: record, values: values).map { .text($0.words.joined(separator: " ")) }
+        return values + PostgresFullText.vectorValues(of: record, values: values).map { .text($0.joined(separator: " ")) }
     }
 
     /// The SQL of each schema seen.

@@ -129,14 +129,3 @@ public struct SQLiteTrigramIndex: Sendable, Hashable {
         ]
     }
 }
-
-extension RecordSchema {
-    /// The key column of `qualifiedKey` (`product.name_key` → `name_key`) when it is one of
-    /// ``substringIndexedColumns``, which have a trigram and a key range index on SQLite.
-    func substringIndexedKey(qualified qualifiedKey: String) -> String? {
-        let prefix = table + "."
-        guard qualifiedKey.hasPrefix(prefix) else { return nil }
-        let key = String(qualifiedKey.dropFirst(prefix.count))
-        return substringIndexedColumns.contains(key) ? key : nil
-    }
-}

@@ -4,24 +4,6 @@ import Testing
 import CatalogueKit
 @testable import CatalogueSQLite
 
-/// An app's record type with a folded name (its table made by `SQLiteSearchSupport`).
-struct Place: Record {
-    static let schema = RecordSchema(table: "place", columns: ["name"], naturalKey: ["name"], foldedColumns: ["name": "name_key"])
-
-    var id: Int64?
-    var name: String
-
-    init(row: some DatabaseRow) throws {
-        id = try row.decode(at: 0)
-        name = try row.decode(at: 1)
-    }
-
-    var databaseValues: [DatabaseValue] { [.text(name)] }
-
-    static let migration = Migration(
-        identifier: "0001_place", sql: "CREATE TABLE place (id INTEGER PRIMARY KEY, name TEXT NOT NULL);" + SQLiteSearchSupport.sql(for: schema))
-}
-
 /// Migration 10: keys stored when the folding kept typographic apostrophes and quotation marks
 /// (‘ ’ “ ”…) are folded to their ASCII forms, as the library folds them now, and every index
 /// built on the keys follows; an app's tables' keys are folded as the migration is applied
@@ -44,11 +26,12 @@ struct SQLiteQuoteFoldingTests {
             let db = try Connection(path: path)
             try SQLiteEngine.registerFunctions(on: db)
             try Migrator(migrations: Array(SQLiteResources.migrations.prefix(9)), tableName: "catalogue_migrations").migrate(db)
-            try Migrator(migrations: [Place.migration], tableName: "app_migrations").migrate(db)
-            // An app's place, its key as the library wrote it before; one whose key is no fold of
-            // its name; and a table whose `_key` column is not a folded key.
+            try Migrator(migrations: [City.migration], tableName: "app_migrations").migrate(db)
+            // An app's city (HostRecordTypeTests), its key as the library wrote it before; one whose
+            // key is no fold of its name; and a table whose `_key` column is not a folded key.
             try db.execute("""
-                INSERT INTO place (name, name_key) VALUES ('O‘zbek “Deluxe” Café', 'o‘zbek “deluxe” cafe'), ('Odd’s', 'something’else');
+                INSERT INTO city (name, name_key, country_code) VALUES ('O‘zbek “Deluxe” Café', 'o‘zbek “deluxe” cafe', 'UZ'),
+                    ('Odd’s', 'something’else', 'GB');
                 CREATE TABLE api (service TEXT, service_key TEXT);
                 INSERT INTO api VALUES ('Mail', 'k’3y');
                 """)
@@ -75,9 +58,9 @@ struct SQLiteQuoteFoldingTests {
             try #require(marked >= 5, "the seed's aliases hold ‘ (O‘zbekiston, al-‘Irāq)")
             try #require(try db.scalar("SELECT count(*) FROM product WHERE name_key GLOB '*[”„“‘]*'") == 2)
         }
-        let catalogue = try Catalogue(path: path, appMigrations: [Place.migration])
+        let catalogue = try Catalogue(path: path, appMigrations: [City.migration])
         try catalogue.database.read { db in
-            #expect(try db.fetchAll("SELECT name_key FROM place ORDER BY name") { try $0.decode(String.self, at: 0) }
+            #expect(try db.fetchAll("SELECT name_key FROM city ORDER BY name") { try $0.decode(String.self, at: 0) }
                 == ["something’else", "o'zbek \"deluxe\" cafe"])  // Odd’s, O‘zbek…
             #expect(try db.scalar("SELECT service_key FROM api") == "k’3y")
             #expect(try db.scalar("SELECT count(*) FROM catalogue_migrations") == SQLiteResources.migrations.count)
@@ -104,7 +87,7 @@ struct SQLiteQuoteFoldingTests {
         #expect(try productNames("amoul \"del", mode: .contains) == ["Ma‘amoul „Deluxe“ tin"])
         #expect(try productNames("27\" dis", mode: .contains) == ["iMac 27” display"])
         #expect(try productNames("", scope: .type("kids' food")) == ["Ma‘amoul „Deluxe“ tin"])
-        #expect(try catalogue.fetch(FetchRequest<Place>(predicate: .beginsWith("name", "o'zbek \"del", options: .caseAndDiacriticInsensitive)))
+        #expect(try catalogue.fetch(FetchRequest<City>(predicate: .beginsWith("name", "o'zbek \"del", options: .caseAndDiacriticInsensitive)))
             .map(\.name) == ["O‘zbek “Deluxe” Café"])
         // The trigram index and the key ranges hold the new keys (FTS5's own check throws on a mismatch).
         try KeyRangeMaintenanceTests.checkIndex(of: catalogue)

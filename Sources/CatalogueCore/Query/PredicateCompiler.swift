@@ -258,7 +258,7 @@ struct PredicateCompiler {
         case .contains:
             let needle = try textValue(value, op)
             try withExpression(comparable, into: &sql) { expression, sql in
-                let substringIndexed = schema.substringIndexedColumns.contains { schema.qualifiedColumns[$0] == expression }
+                let substringIndexed = schema.substringIndexedKey(qualified: expression) != nil
                 dialect.appendContains(expression, needle, required: required, substringIndexed: substringIndexed, into: &sql)
             }
         case .like:

@@ -121,6 +121,16 @@ public final class RecordSchema: Sendable {
     /// `table.column` for every column a predicate or sort may name: id, the stored columns and
     /// the key columns.
     public let qualifiedColumns: [String: String]
+
+    /// The key column of `qualifiedKey` (`product.name_key` → `name_key`) when it is one of
+    /// ``substringIndexedColumns``: on SQLite it has a trigram and a key range index, on
+    /// PostgreSQL an index of its short substrings (``SQLDialect/appendContains(_:_:required:substringIndexed:into:)``).
+    package func substringIndexedKey(qualified qualifiedKey: String) -> String? {
+        let prefix = table + "."
+        guard qualifiedKey.hasPrefix(prefix) else { return nil }
+        let key = qualifiedKey.dropFirst(prefix.count)
+        return substringIndexedColumns.first { $0 == key }
+    }
     /// `table.id`.
     public let qualifiedID: String
 

@@ -69,7 +69,7 @@ struct PostgresStaging {
 
     /// One staged row in COPY's text format: its line, written values, tsvector words and mask.
     static func appendRow(
-        to copy: CopyStream, line: Int64, written: [DatabaseValue], vectors: [(column: String, words: [String])], assigned: [Bool]?
+        to copy: CopyStream, line: Int64, written: [DatabaseValue], vectors: [[String]], assigned: [Bool]?
     ) throws {
         try copy.append { buffer in
             buffer.writeString(String(line))
@@ -77,9 +77,9 @@ struct PostgresStaging {
                 buffer.writeInteger(UInt8(ascii: "\t"))
                 buffer.writeCopyValue(value)
             }
-            for vector in vectors {
+            for words in vectors {
                 buffer.writeInteger(UInt8(ascii: "\t"))
-                buffer.writeCopyText(PostgresFullText.vectorLiteral(vector.words))
+                buffer.writeCopyText(PostgresFullText.vectorLiteral(words))
             }
             buffer.writeInteger(UInt8(ascii: "\t"))
             if let assigned {

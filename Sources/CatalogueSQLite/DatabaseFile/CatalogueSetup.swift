@@ -27,10 +27,9 @@ enum CatalogueSetup {
         try SQLiteEngine.registerFunctions(on: db)
         try CatalogueIdentity.check(db, path: path)
         let migrators = try migrators(appMigrations: appMigrations)
-        var pending: [Migration] = []
-        for migrator in migrators {
-            pending += try migrator.pendingMigrations(db)
-        }
+        // The catalogue's first, then the app's.
+        let pendingByMigrator = try migrators.map { try $0.pendingMigrations(db) }
+        let pending = pendingByMigrator.flatMap { $0 }
         if readOnly {
             if let first = pending.first {
                 throw CatalogueError.needsMigration(path: path, migration: first.identifier)
@@ -43,9 +42,10 @@ enum CatalogueSetup {
         // Writes ahead: the file must be sound first.
         try IntegrityGate.check(db, path: path)
         if needsWAL { try db.enableWriteAheadLogging() }
-        // Before the migration that folds the catalogue's keys (and may be the last a crash
-        // lets through): the app's tables' keys, which it cannot name. Done again, it changes nothing.
-        if try SQLiteEngine.migrator().pendingMigrations(db).contains(where: { $0.identifier == SQLiteQuoteFolding.migrationIdentifier }) {
+        // Before the migration that folds the catalogue's keys, the app's tables' keys, which it
+        // cannot name: in a transaction of their own, so that a crash between the two leaves the
+        // migration pending and this runs again (changing nothing the second time).
+        if pendingByMigrator[0].contains(where: { $0.identifier == SQLiteQuoteFolding.migrationIdentifier }) {
             try db.transaction(.immediate) { _ = try SQLiteQuoteFolding.refoldAppKeys(on: db) }
         }
         for migrator in migrators {
