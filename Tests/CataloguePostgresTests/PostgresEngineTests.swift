@@ -110,6 +110,9 @@ struct PostgresEngineTests {
         var options = PostgresEngine.Options()
         options.seed = false
         let catalogue = try Catalogue.connect(to: database.url, options: options)
+        // Autovacuum (and autoanalyze) also empty the pending lists: on a busy machine it can run
+        // between a write and the check, which then would see nothing either way.
+        try database.psql("ALTER TABLE product SET (autovacuum_enabled = off)")
         if write == "import" {
             let csv = "name,type\n" + (0..<3_000).map { "Lamp \($0) brass,kitchen\n" }.joined()
             try catalogue.importRecords(Product.self, from: ImportInput(text: csv, name: "lamps.csv"), options: ImportOptions(format: .csv))
