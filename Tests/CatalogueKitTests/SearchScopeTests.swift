@@ -55,6 +55,11 @@ struct SearchScopeTests {
         let toys = #expect(throws: SearchScopeError.self) { try catalogue.scope("toys", of: Product.self) }
         #expect(toys?.validScopes.first == "all")
         #expect(toys?.description.hasPrefix("unknown product type 'toys' for products; valid scopes: all, birthdays,") == true)
+        // A mistyped scope or type names the one it most likely meant.
+        let capital = #expect(throws: SearchScopeError.self) { try catalogue.scope("captial", of: Country.self) }
+        #expect(capital?.description == "unknown scope 'captial' for countries (did you mean 'capital'?); valid scopes: name, capital, any")
+        let device = #expect(throws: SearchScopeError.self) { try catalogue.scope("devcie", of: Product.self) }
+        #expect(device?.description.hasPrefix("unknown product type 'devcie' for products (did you mean 'device'?); valid scopes: all,") == true)
         // Without a catalogue: fixed scopes resolve, a possible type waits for one.
         #expect(try Country.entity.fixedScope("Capital")?.key == "capital")
         #expect(try Product.entity.fixedScope("device") == nil)

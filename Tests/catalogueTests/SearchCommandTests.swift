@@ -199,6 +199,8 @@ struct SearchCommandTests {
 
     @Test("Unknown scope, type or mode: a clear error listing valid values, exit 2", arguments: [
         (["search", "x", "--scope", "planet"], "valid scopes: name, capital, any"),
+        (["search", "x", "--scope", "captial"], "unknown scope 'captial' for countries (did you mean 'capital'?); valid scopes: name, capital, any"),
+        (["search", "x", "--entity", "products", "--scope", "devcie"], "unknown product type 'devcie' for products (did you mean 'device'?)"),
         (["search", "x", "--entity", "products", "--scope", "toys"], "valid scopes: all, birthdays, desktop, device, funerals, portable, weddings"),
         (["search", "x", "--match", "fuzzzy"], "'prefix', 'contains', 'words', 'terms' or 'fuzzy'"),
         (["search", "x", "--entity", "planets"], "'countries' and 'products'"),

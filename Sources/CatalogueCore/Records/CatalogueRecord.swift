@@ -30,6 +30,13 @@ public protocol CatalogueRecord: ImportableRecord, Codable {
 
 /// A search scope that the entity does not have, or (``isSearchOnly``) a scope that only
 /// searches where a sectioned list was asked for.
+///
+/// Its description names the valid scopes, and the one a mistyped scope most likely meant:
+///
+/// ```swift
+/// String(describing: SearchScopeError(scope: "captial", entity: .countries, validScopes: ["name", "capital", "any"]))
+/// // unknown scope 'captial' for countries (did you mean 'capital'?); valid scopes: name, capital, any
+/// ```
 public struct SearchScopeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The scope as given.
     public let scope: String
@@ -54,7 +61,8 @@ public struct SearchScopeError: Error, Sendable, Hashable, CustomStringConvertib
             return "scope '\(scope)' of \(entity.rawValue) is for searching only, it has no sections; sectioned scopes: \(valid)"
         }
         let noun = entity == .products ? "product type" : "scope"
-        return "unknown \(noun) '\(scope)' for \(entity.rawValue); valid scopes: \(valid)"
+        let guess = ClosestName.closest(to: scope, among: validScopes).map { " (did you mean '\($0)'?)" } ?? ""
+        return "unknown \(noun) '\(scope)' for \(entity.rawValue)\(guess); valid scopes: \(valid)"
     }
 }
 

@@ -138,6 +138,7 @@ struct SearchControllerTests {
         let long = String(repeating: "é", count: ServerOptions.maximumTextLength + 1)
         let cases: [(String, String)] = [
             ("/api/countries?scope=x", "unknown scope 'x' for countries; valid scopes: name, capital, any"),
+            ("/api/countries?scope=Captial", "unknown scope 'Captial' for countries (did you mean 'capital'?); valid scopes: name, capital, any"),
             ("/api/products?scope=no-such-type",
              "unknown product type 'no-such-type' for products; valid scopes: all, birthdays, desktop, device, funerals, portable, weddings"),
             ("/api/countries?match=fuzzyish", "unknown match mode 'fuzzyish'; valid modes: prefix, contains, words, terms, fuzzy"),
