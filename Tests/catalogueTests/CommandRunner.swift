@@ -76,4 +76,10 @@ extension CommandRunner.Result {
         let array = try #require(try JSONSerialization.jsonObject(with: Data(standardOutput.utf8)) as? [[String: Any]])
         return array.compactMap { $0["name"] as? String }
     }
+
+    /// The `id` of each object of a JSON array on stdout.
+    func jsonIDs() throws -> [Int] {
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(standardOutput.utf8)) as? [[String: Any]])
+        return array.compactMap { $0["id"] as? Int }
+    }
 }

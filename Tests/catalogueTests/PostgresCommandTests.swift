@@ -104,6 +104,11 @@ struct PostgresCommandTests {
             let country = try runner.run(["show", "ci", "--db", url])
             #expect(country.standardOutput.contains("Yamoussoukro"))
             #expect(country.standardOutput == (try runner.run(["show", "ci"])).standardOutput)
+            // By a name, and by another name, as on SQLite.
+            #expect((try runner.run(["show", "CÔTE D'IVOIRE", "--db", url])).standardOutput == country.standardOutput)
+            #expect((try runner.run(["show", "ivory", "coast", "--db", url])).standardOutput == country.standardOutput)
+            let typo = try runner.run(["show", "frnace", "--db", url])
+            #expect(typo.standardError == "catalogue: error: no country or product named 'frnace'; did you mean France (FR)? Show it with: catalogue show FR\n")
 
             // An export imported into another PostgreSQL database gives the same rows.
             let (other, otherURL) = try Self.prepared()

@@ -64,18 +64,18 @@ struct ShowCommandTests {
         #expect(product.standardOutput == "{\"id\":5,\"name\":\"iPad mini\",\"type\":\"device\",\"year\":2012,\"price\":659.0}\n")
     }
 
-    @Test("Unknown records: exit 1; malformed keys: exit 2", arguments: [
+    @Test("Unknown records: exit 1; malformed command lines: exit 2", arguments: [
         (["show", "ZZ"], 1, "catalogue: error: no country with code ZZ\n"),
         (["show", "xx"], 1, "catalogue: error: no country with code XX\n"),
         (["show", "99999"], 1, "catalogue: error: no product with id 99999\n"),
-        (["show", "Colombia"], 2, "catalogue: error: 'Colombia' is not a country code (two letters, e.g. CO); find one with: catalogue search \"Colombia\"\n"),
-        (["show", "ipad", "--entity", "products"], 2, "catalogue: error: 'ipad' is not a product id (a number); find one with: catalogue search \"ipad\" --entity products\n"),
+        (["show", "zzzzzz"], 1, "catalogue: error: no country or product named 'zzzzzz'\n"),
+        (["show", "cities", "5"], 1, "catalogue: error: no country or product named 'cities 5'\n"),
+        (["show", "products", "CO"], 1, "catalogue: error: no product named 'CO'; did you mean "),
+        (["show", "countries", "ipad"], 1, "catalogue: error: no country named 'ipad'\n"),
         (["show", "products"], 2, "catalogue: error: which product? Give its id after 'products': catalogue show products 5\n"),
         (["show", "Countries"], 2, "catalogue: error: which country? Give its code after 'Countries': catalogue show countries CO\n"),
-        (["show", "cities", "5"], 2, "catalogue: error: show takes one code or id, or countries or products and then one: 'cities' is neither\n"),
         (["show", "products", "5", "--entity", "countries"], 2, "catalogue: error: 'products' and --entity countries name different things to show\n"),
-        (["show", "products", "CO"], 2, "catalogue: error: 'CO' is not a product id (a number); find one with: catalogue search \"CO\" --entity products\n"),
-        (["show", "countries", "Colombia"], 2, "catalogue: error: 'Colombia' is not a country code (two letters, e.g. CO); find one with: catalogue search \"Colombia\"\n"),
+        (["show", "  "], 2, "catalogue: error: give a code, an id or a name to show\n"),
         (["show", "products", "99999"], 1, "catalogue: error: no product with id 99999\n"),
     ])
     func missing(arguments: [String], status: Int32, message: String) throws {
@@ -97,6 +97,57 @@ struct ShowCommandTests {
         #expect(help.standardOutput.contains("catalogue show CO"))
         #expect(help.standardOutput.contains("catalogue show products 5"))
         // The key's second place is no argument of its own in the usage line.
-        #expect(help.standardOutput.contains("USAGE: catalogue show [--db <path>] <code-or-id> [--entity <entity>]"))
+        #expect(help.standardOutput.contains("USAGE: catalogue show [--db <path>] <code-id-or-name> [--entity <entity>]"))
+        #expect(help.standardOutput.contains("catalogue show \"cote d'ivoire\""))
+    }
+
+    @Test("By name: a country's name or other name, or a product's, whole, in any case, with or without diacritics and quotes")
+    func byName() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let ivoryCoast = try runner.run(["show", "ci"])
+        #expect(ivoryCoast.status == 0, "\(ivoryCoast.standardError)")
+        for arguments in [["show", "cote d'ivoire"], ["show", "CÔTE D’IVOIRE"], ["show", "ivory", "coast"], ["show", "countries", "Ivory Coast"],
+                          ["show", "Côte d'Ivoire", "--entity", "countries"]] {
+            let result = try runner.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.standardError)")
+            #expect(result.standardOutput == ivoryCoast.standardOutput, "\(arguments)")
+        }
+        // Two letters are a code first; one that names no country is tried as a name.
+        let unitedKingdom = try runner.run(["show", "uk"])
+        #expect(unitedKingdom.status == 0, "\(unitedKingdom.standardError)")
+        #expect(unitedKingdom.standardOutput.hasPrefix("United Kingdom  🇬🇧\n"))
+        #expect(unitedKingdom.standardOutput == (try runner.run(["show", "GB"])).standardOutput)
+        let product = try runner.run(["show", "ipad", "mini", "--format", "json"])
+        #expect(product.status == 0, "\(product.standardError)")
+        #expect(product.standardOutput == (try runner.run(["show", "5", "--format", "json"])).standardOutput)
+        #expect((try runner.run(["show", "products", "IPAD MINI"])).standardOutput == (try runner.run(["show", "5"])).standardOutput)
+    }
+
+    @Test("A name that names nothing lists what it may mean; one that names several lists them; exit 1")
+    func namesNotOne() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        let typo = try runner.run(["show", "frnace"])
+        #expect(typo.status == 1)
+        #expect(typo.standardOutput.isEmpty)
+        #expect(typo.standardError == "catalogue: error: no country or product named 'frnace'; did you mean France (FR)? Show it with: catalogue show FR\n")
+        // Names that start so, those whose own name does first.
+        let start = try runner.run(["show", "united"])
+        #expect(start.status == 1)
+        #expect(start.standardError.hasPrefix(
+            "catalogue: error: no country or product named 'united'; did you mean United Arab Emirates (AE), United Kingdom (GB), United States (US), "),
+            "\(start.standardError)")
+        #expect(start.standardError.hasSuffix("? Show one with its code or id: catalogue show AE\n"), "\(start.standardError)")
+        // A product named as a country is: both listed with what shows each.
+        let file = runner.directory.appendingPathComponent("georgia.csv")
+        try Data("name,type\nGeorgia,peach\n".utf8).write(to: file)
+        #expect(try runner.run(["import", "products", file.path]).status == 0)
+        let id = try #require(try runner.run(["search", "georgia", "--entity", "products", "--format", "json"]).jsonIDs().first)
+        let both = try runner.run(["show", "GEORGIA"])
+        #expect(both.status == 1)
+        #expect(both.standardError == "catalogue: error: 'GEORGIA' names 2 records: Georgia (GE), Georgia (\(id)). Show one with its code or id: catalogue show GE\n")
+        #expect((try runner.run(["show", "countries", "georgia"])).standardOutput.hasPrefix("Georgia  🇬🇪\n"))
+        #expect((try runner.run(["show", "products", "georgia"])).standardOutput.hasPrefix("Georgia\n"))
     }
 }
