@@ -133,7 +133,7 @@ package struct CatalogueCommand: AsyncParsableCommand {
         }
         if code == .validationFailure || error is SearchScopeError {
             let message = error is SearchScopeError
-                ? describe(error) : unknownCommandMessage(for: CommandLine.arguments) ?? self.message(for: error)
+                ? describe(error) : UsageHint.message(for: CommandLine.arguments) ?? self.message(for: error)
             standardError("catalogue: error: \(message)")
             standardError("Run '\(helpCommand(for: CommandLine.arguments))' for usage.")
             return 2
@@ -150,24 +150,6 @@ package struct CatalogueCommand: AsyncParsableCommand {
         }
         standardError("catalogue: error: \(describe(error))")
         return 1
-    }
-
-    /// What a command line whose first word is no command gets instead of swift-argument-parser's
-    /// "unexpected arguments": the command it most likely meant, else the commands and how to
-    /// search for the word. Nil when the first word is a command (or there is none).
-    ///
-    /// ```
-    /// catalogue serch bog    unknown command 'serch' (did you mean 'search'?)
-    /// catalogue bogota       unknown command 'bogota'; the commands are search, browse, …; to search for it: catalogue search "bogota"
-    /// ```
-    static func unknownCommandMessage(for arguments: [String]) -> String? {
-        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
-        guard let word = CommandLineWords.subcommand(in: arguments), word != "help", !names.contains(word) else { return nil }
-        if let guess = ClosestName.closest(to: word, among: names) {
-            return "unknown command '\(word)' (did you mean '\(guess)'?)"
-        }
-        return "unknown command '\(word)'; the commands are \(names.joined(separator: ", ")); "
-            + "to search for it: catalogue search \"\(word)\""
     }
 
     /// "catalogue search --help" for a command line naming the subcommand search, else
