@@ -63,8 +63,9 @@ struct ShowCommand: ParsableCommand {
         otherArguments.isEmpty ? nil : CatalogueEntity(argument: firstArgument)
     }
 
-    /// The entity the key names: the one named, else a number names a record of the entity
-    /// looked up by id, anything else one looked up by code.
+    /// The entity whose key the key would be: the one named, else a number names a record of
+    /// the entity looked up by id, anything else one looked up by code (a name is looked up in
+    /// every entity, ``run()``).
     var resolvedEntity: CatalogueEntity {
         if let named = namedEntity { return named }
         let byID = CatalogueEntity.allCases.first { $0.lookup == .id }
@@ -112,7 +113,7 @@ struct ShowCommand: ParsableCommand {
         let how = "Show one with its \(entities.map { Self.keyName($0.lookup) }.joined(separator: " or "))"
         if named.count > 1 {
             let listed = named.map(\.titleAndKey).joined(separator: ", ")
-            throw ShowError.notFound("'\(key)' names \(named.count) records: \(listed). \(how): catalogue show \(named[0].key)")
+            throw ShowError.several("'\(key)' names \(named.count) records: \(listed). \(how): catalogue show \(named[0].key)")
         }
         if let code = resolvedEntity.lookup.normalizedKey(key) {
             // A code or id that names nothing, and no name either: said as a code or id.
@@ -168,13 +169,14 @@ enum ShowFormat: String, CaseIterable, ArgumentChoices {
     case json
 }
 
-/// A record `show` was asked for does not exist (exit code 1).
+/// A record `show` was asked for does not exist, or a name names several (exit code 1).
 enum ShowError: Error, CustomStringConvertible {
     case notFound(String)
+    case several(String)
 
     var description: String {
         switch self {
-        case .notFound(let message): message
+        case .notFound(let message), .several(let message): message
         }
     }
 }
