@@ -46,8 +46,9 @@ struct SearchInvocation: Equatable, Sendable {
     }
 
     /// Opens the catalogue read-only (creating and seeding it on first use) and prints the
-    /// search's rows; a table ends with the count, and a search that finds nothing suggests
-    /// close names on stderr.
+    /// search's rows; a table ends with the count, and a search that finds nothing says on
+    /// stderr which other scope or entity finds something (``SearchElsewhereHint``), else
+    /// suggests close names.
     func run() throws {
         let catalogue = try DatabaseInUse.open(CatalogueLocation(db: db), access: .readOnly, concurrentReads: false)
         try search(entity.recordType, in: catalogue)
@@ -70,7 +71,12 @@ struct SearchInvocation: Equatable, Sendable {
             : results.summary
         RecordPrinter(format: format).print(results.records.map(\.listFields), keys: keys, summary: summary)
         if results.records.isEmpty, results.totalCount == 0, !text.isEmpty {
-            let suggestions = try catalogue.read { db in try R.suggestions(for: text, scope: scope.key, in: db) }
+            // Found in another scope or entity: say where; else names close to the text. After
+            // "No items found" on a terminal that shows both.
+            try standardOutput.finish()
+            let elsewhere = try SearchElsewhereHint.lines(text: text, mode: mode, scope: scope, of: type, in: catalogue)
+            elsewhere.forEach(standardError)
+            let suggestions = elsewhere.isEmpty ? try catalogue.read { db in try R.suggestions(for: text, scope: scope.key, in: db) } : []
             if !suggestions.isEmpty {
                 standardError("did you mean: \(suggestions.joined(separator: ", "))?")
             }

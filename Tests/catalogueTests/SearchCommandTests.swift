@@ -47,6 +47,34 @@ struct SearchCommandTests {
         #expect(try runner.run(["search", "Columbia", "--format", "json"]).standardError.isEmpty)
     }
 
+    @Test("A search that finds nothing in its scope says which scope or entity finds something, instead of suggesting names")
+    func foundElsewhere() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        // Paris is a capital; the name scope would suggest Pakistan.
+        let paris = try runner.run(["search", "paris"])
+        #expect(paris.status == 0)
+        #expect(paris.standardOutput == "No items found\n")
+        #expect(paris.standardError == "found with --scope capital: 1 country\n")
+        // The option it names finds it.
+        #expect(try runner.run(["search", "paris", "--scope", "capital", "--format", "json"]).jsonNames() == ["France"])
+        // Products, in the mode searched: "iPad" and "iPad mini" start with ipad.
+        let iPad = try runner.run(["search", "ipad"])
+        #expect(iPad.standardError == "found with --entity products: 2 products\n")
+        #expect(try runner.run(["search", "mini", "--match", "words"]).standardError == "found with --entity products: 2 products\n")
+        // From a type scope: the other types that find it (not "all", which holds every type), and the
+        // countries; Georgia is a country, and now a product of another type.
+        let file = runner.directory.appendingPathComponent("georgia.csv")
+        try Data("name,type\nGeorgia,peach\nGeorgia,tea\nGeorgia peach jam,tea\n".utf8).write(to: file)
+        #expect(try runner.run(["import", "products", file.path]).status == 0)
+        let georgia = try runner.run(["search", "georgia", "--entity", "products", "--scope", "device"])
+        #expect(georgia.standardOutput == "No items found\n")
+        #expect(georgia.standardError == "found with --scope peach: 1 product; with --scope tea: 2 products\nfound with --entity countries: 1 country\n")
+        // Nowhere: the names close to the text, as before; nothing at all: nothing.
+        #expect(try runner.run(["search", "columbia"]).standardError == "did you mean: Colombia?\n")
+        #expect(try runner.run(["search", "zzzz", "--match", "contains"]).standardError.isEmpty)
+    }
+
     @Test("Table output ends with the item count, or says how many of how many a --limit showed")
     func tableSummary() throws {
         let runner = try CommandRunner()

@@ -1,0 +1,59 @@
+import CatalogueKit
+
+/// Where a `catalogue search` that found nothing would find something: the entity's other
+/// scopes, then the other entity, as a scope bar's counts would show them ("Name 0 · Capital 1").
+///
+/// ```
+/// $ catalogue search bogota
+/// No items found
+/// found with --scope capital: 1 country
+/// $ catalogue search ipad
+/// No items found
+/// found with --entity products: 11 products
+/// ```
+enum SearchElsewhereHint {
+    /// Counting stops here: "more than 1,000 products".
+    static let countCap = 1_000
+
+    /// The lines for `text` searched with `mode`, which found nothing in `scope` of `type`: one
+    /// per option that would find something (the scopes that do on one line), none when nothing
+    /// does. Search-only scopes (a country's `any`) are left out, and so is the default scope
+    /// when a type scope was searched (it holds every type).
+    static func lines<R: CatalogueRecord>(
+        text: String, mode: MatchMode, scope: SearchScope, of type: R.Type, in catalogue: Catalogue
+    ) throws -> [String] {
+        var lines: [String] = []
+        let others = try catalogue.scopes(of: type).filter { other in
+            other.key != scope.key && other.isBrowsable && !(scope.typeValue != nil && other.key == R.entity.defaultScope.key)
+        }
+        let counts = try catalogue.counts(of: others, limit: .capped(at: countCap)) {
+            try R.searchRequest(matching: text, scope: $0.key, mode: mode)
+        }
+        let found = zip(others, counts).filter { $0.1 > 0 }.map { "with --scope \($0.0.key): \(described($0.1, of: type))" }
+        if !found.isEmpty {
+            lines.append("found " + found.joined(separator: "; "))
+        }
+        for entity in CatalogueEntity.allCases where entity != R.entity.entity {
+            if let line = try otherEntityLine(text: text, mode: mode, of: entity.recordType, in: catalogue) {
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+
+    /// "found with --entity products: 11 products", when the default scope of `type` finds any.
+    private static func otherEntityLine<R: CatalogueRecord>(
+        text: String, mode: MatchMode, of type: R.Type, in catalogue: Catalogue
+    ) throws -> String? {
+        let scope = R.entity.defaultScope
+        let count = try catalogue.counts(of: [scope], limit: .capped(at: countCap)) {
+            try R.searchRequest(matching: text, scope: $0.key, mode: mode)
+        }[0]
+        return count > 0 ? "found with --entity \(R.entity.entity.rawValue): \(described(count, of: type))" : nil
+    }
+
+    /// "1 country", "more than 1,000 products".
+    private static func described<R: CatalogueRecord>(_ count: Int, of type: R.Type) -> String {
+        count > countCap ? "more than \(R.entity.count(countCap))" : R.entity.count(count)
+    }
+}
