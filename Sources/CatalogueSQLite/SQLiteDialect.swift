@@ -325,24 +325,30 @@ public struct SQLiteDialect: SQLDialect {
     }
 
     /// `(SELECT rowid AS catalogue_match_id FROM table_fts WHERE table_fts MATCH ?) AS
-    /// catalogue_matches JOIN table ON table.id = catalogue_matches.catalogue_match_id WHERE 1`:
-    /// SQLite flattens the subquery into a join that reads the matches in FTS5's order (rowids
-    /// ascending, so `ORDER BY catalogue_matches.catalogue_match_id` sorts nothing) and stops at
-    /// the page, where an `IN` list collects every match first; the FTS5 table's columns stay
-    /// out of scope.
+    /// catalogue_matches CROSS JOIN table ON table.id = catalogue_matches.catalogue_match_id
+    /// WHERE 1`: SQLite flattens the subquery into a join that reads the matches in FTS5's order
+    /// (rowids ascending, so `ORDER BY catalogue_matches.catalogue_match_id` sorts nothing) and
+    /// stops at the page, where an `IN` list collects every match first; the FTS5 table's
+    /// columns stay out of scope.
+    ///
+    /// `CROSS JOIN` keeps the matches the outer loop: with a plain `JOIN` and another condition
+    /// on an indexed column (a product type), SQLite read that index's rows and asked FTS5
+    /// whether each matched, so a count of a word no product of the type has read the type's
+    /// 125,000 rows at 1,000,000 products (0.48 s, where the matches take 0.1 ms; the exact
+    /// count of `a*` in a type 0.94 s against 0.09 s).
     ///
     /// ```swift
     /// let request = FetchRequest<Product>(predicate: .fullText(FullTextPattern(matchingAllPrefixesIn: "caf")!), fetchLimit: 50)
     /// try request.selectSQL().sql
     /// // "SELECT product.id, … FROM (SELECT rowid AS catalogue_match_id FROM product_fts WHERE product_fts MATCH ?)
-    /// //  AS catalogue_matches JOIN product ON product.id = catalogue_matches.catalogue_match_id WHERE 1
+    /// //  AS catalogue_matches CROSS JOIN product ON product.id = catalogue_matches.catalogue_match_id WHERE 1
     /// //  ORDER BY catalogue_matches.catalogue_match_id LIMIT ? OFFSET ?"
     /// ```
     public func appendMatchSource(_ pattern: FullTextPattern, schema: RecordSchema, into sql: inout SQLBuilder) throws -> String {
         let fts = try fullTextTable(schema)
         sql.append("(SELECT rowid AS catalogue_match_id FROM ")
         Self.appendMatches(in: fts, pattern.fts5Pattern, into: &sql)
-        sql.append(") AS catalogue_matches JOIN ")
+        sql.append(") AS catalogue_matches CROSS JOIN ")
         sql.append(schema.table)
         sql.append(" ON ")
         sql.append(schema.qualifiedID)

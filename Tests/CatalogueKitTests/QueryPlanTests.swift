@@ -1,4 +1,5 @@
 import CatalogueKit
+import CatalogueSQLite
 import Testing
 
 /// Prefix searches are index range scans: SQLite's plan searches an index and never scans the
@@ -259,6 +260,35 @@ struct QueryPlanTests {
             var names: [String] = []
             while try statement.step() { names.append(statement.string(at: 1)) }
             return (names, statement.virtualMachineSteps)
+        }
+    }
+
+    @Test("A words count in a product type reads the full-text matches and looks each row up, not the type's rows one by one")
+    func wordsCountInAType() throws {
+        let catalogue = try emptyCatalogue()
+        let kitchen = (0..<20_000).map { Product(name: "Aaa filler \($0)", type: "kitchen") }
+        let garden = (0..<30).map { Product(name: "Watering can \($0)", type: "garden") }
+        try catalogue.write { db in _ = try db.upsert(contentsOf: kitchen + garden) }
+        for (text, expected) in [("watering", 0), ("aaa", 1_001), ("filler 19999", 1)] {
+            let request = CatalogueSearch.products(matching: text, scope: .type("kitchen"), mode: .words)
+            for sql in [try request.countSQL(in: SQLiteDialect(), stoppingAfter: 1_001), try request.countSQL(in: SQLiteDialect())] {
+                let (plan, count, steps) = try catalogue.database.read { db in
+                    let plan = try db.fetchAll("EXPLAIN QUERY PLAN " + sql.sql, StatementArguments(sql.arguments)) {
+                        try $0.decode(String.self, named: "detail")
+                    }
+                    let statement = try db.makeStatement(sql.sql)
+                    try statement.bind(StatementArguments(sql.arguments))
+                    _ = try statement.step()
+                    return (plan, Int(statement.int64(at: 0)), statement.virtualMachineSteps)
+                }
+                let loops = plan.filter { $0.hasPrefix("SCAN ") || $0.hasPrefix("SEARCH ") }
+                #expect(loops.first?.hasPrefix("SCAN product_fts VIRTUAL TABLE") == true, "\(plan)")
+                #expect(!plan.contains { $0.contains("product_by_type_and_name_key") }, "\(plan)")
+                #expect(count == (text == "aaa" && !sql.sql.contains("LIMIT") ? 20_000 : expected), "\(text): \(sql.sql)")
+                // A word no kitchen product has: its 30 matches, where the kitchen's 20,000 rows
+                // asked FTS5 one by one took 220,019 steps.
+                if text == "watering" { #expect(steps < 2_000, "\(steps) steps") }
+            }
         }
     }
 
