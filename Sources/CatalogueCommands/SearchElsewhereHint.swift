@@ -17,14 +17,17 @@ enum SearchElsewhereHint {
 
     /// The lines for `text` searched with `mode`, which found nothing in `scope` of `type`: one
     /// per option that would find something (the scopes that do on one line), none when nothing
-    /// does. Search-only scopes (a country's `any`) are left out, and so is the default scope
-    /// when a type scope was searched (it holds every type).
+    /// does. Search-only scopes (a country's `any`) are left out; so is the default scope when
+    /// a type scope was searched, and the type scopes when the default scope was (it holds
+    /// every type, so they find nothing it did not).
     static func lines<R: CatalogueRecord>(
         text: String, mode: MatchMode, scope: SearchScope, of type: R.Type, in catalogue: Catalogue
     ) throws -> [String] {
         var lines: [String] = []
-        let others = try catalogue.scopes(of: type).filter { other in
-            other.key != scope.key && other.isBrowsable && !(scope.typeValue != nil && other.key == R.entity.defaultScope.key)
+        let defaultKey = R.entity.defaultScope.key
+        let scopes = scope.key == defaultKey ? R.entity.scopes : try catalogue.scopes(of: type)
+        let others = scopes.filter { other in
+            other.key != scope.key && other.isBrowsable && !(scope.typeValue != nil && other.key == defaultKey)
         }
         let counts = try catalogue.counts(of: others, limit: .capped(at: countCap)) {
             try R.searchRequest(matching: text, scope: $0.key, mode: mode)
