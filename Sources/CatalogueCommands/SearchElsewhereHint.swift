@@ -9,7 +9,7 @@ import CatalogueKit
 /// found with --scope capital: 1 country
 /// $ catalogue search ipad
 /// No items found
-/// found with --entity products: 11 products
+/// found with --entity products: 2 products
 /// ```
 enum SearchElsewhereHint {
     /// Counting stops here: "more than 1,000 products".
