@@ -95,6 +95,11 @@ enum CommandLineWords {
     /// The subcommand named in `arguments` (the first word that is not an option or the value
     /// of `--db`), if any.
     static func subcommand(in arguments: [String]) -> String? {
+        subcommandIndex(in: arguments).map { arguments[$0] }
+    }
+
+    /// The index in `arguments` of the word ``subcommand(in:)`` names.
+    static func subcommandIndex(in arguments: [String]) -> Int? {
         var index = 1
         while index < arguments.count {
             let word = arguments[index]
@@ -106,7 +111,7 @@ enum CommandLineWords {
                 index += 1
                 continue
             }
-            return word
+            return index
         }
         return nil
     }

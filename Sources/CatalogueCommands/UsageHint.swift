@@ -35,9 +35,9 @@ enum UsageHint {
     /// `import` or `export` followed by a file (`-`, a path, a name with an extension) where the
     /// entity goes: the entity comes first, guessed from the file's name where it names one.
     static func fileForEntity(in arguments: [String]) -> String? {
-        guard let command = CommandLineWords.subcommand(in: arguments), command == "import" || command == "export",
-              let index = arguments.firstIndex(of: command), index + 1 < arguments.count
-        else { return nil }
+        guard let index = CommandLineWords.subcommandIndex(in: arguments), index + 1 < arguments.count else { return nil }
+        let command = arguments[index]
+        guard command == "import" || command == "export" else { return nil }
         let word = arguments[index + 1]
         // A file: standard input, a path, a name with an extension (a mistyped entity keeps
         // swift-argument-parser's message, which lists the entities).

@@ -51,6 +51,8 @@ struct UsageHintTests {
         (["import", "my file.csv"], "'my file.csv' is not what to import (countries or products): it comes first, then the file: catalogue import countries|products \"my file.csv\""),
         (["import", "-"], "'-' is not what to import (countries or products): it comes first, then the file: catalogue import countries|products -"),
         (["export", "products.json"], "'products.json' is not what to export (countries or products): it comes first, then the file: catalogue export products products.json"),
+        // A database file named like the command, before it.
+        (["--db", "import", "import", "x.csv"], "'x.csv' is not what to import (countries or products): it comes first, then the file: catalogue import countries|products x.csv"),
     ])
     func fileForEntity(arguments: [String], message: String) throws {
         let runner = try CommandRunner()
@@ -58,9 +60,10 @@ struct UsageHintTests {
         let result = try runner.run(arguments)
         #expect(result.status == 2)
         #expect(result.standardOutput.isEmpty)
-        #expect(result.standardError == "catalogue: error: \(message)\nRun 'catalogue \(arguments[0]) --help' for usage.\n")
+        let command = arguments.first { $0 == "import" || $0 == "export" } ?? ""
+        #expect(result.standardError == "catalogue: error: \(message)\nRun 'catalogue \(command) --help' for usage.\n")
         #expect(!FileManager.default.fileExists(atPath: runner.databasePath))
-        // A missing entity, or a real one, keeps swift-argument-parser's message.
-        #expect(try runner.run([arguments[0]]).standardError.hasPrefix("catalogue: error: Missing expected argument '<entity>'"))
+        // A missing entity keeps swift-argument-parser's message.
+        #expect(try runner.run([command]).standardError.hasPrefix("catalogue: error: Missing expected argument '<entity>'"))
     }
 }
