@@ -61,6 +61,11 @@ package struct CatalogueCommand: AsyncParsableCommand {
         return commands
     }
 
+    /// The subcommands' names, as typed: `search`, `browse`, ….
+    static var subcommandNames: [String] {
+        configuration.subcommands.compactMap { $0.configuration.commandName }
+    }
+
     /// `command` if it is `serve`, the one async command (in a build with the Server trait).
     /// A cast to its type compares metadata; a cast to `any AsyncParsableCommand` would have the
     /// runtime scan every conformance record of the binary to learn that `search` has none
@@ -155,7 +160,7 @@ package struct CatalogueCommand: AsyncParsableCommand {
     /// "catalogue search --help" for a command line naming the subcommand search, else
     /// "catalogue --help".
     static func helpCommand(for arguments: [String]) -> String {
-        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        let names = subcommandNames
         guard let subcommand = CommandLineWords.subcommand(in: arguments), names.contains(subcommand) else {
             return "catalogue --help"
         }

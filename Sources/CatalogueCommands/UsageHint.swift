@@ -15,15 +15,10 @@ enum UsageHint {
         unknownCommand(in: arguments) ?? fileForEntity(in: arguments)
     }
 
-    /// The subcommands' names.
-    private static var commandNames: [String] {
-        CatalogueCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-    }
-
     /// A first word that is no command: the command it most likely meant, else the commands and
     /// how to search for the word.
     static func unknownCommand(in arguments: [String]) -> String? {
-        let names = commandNames
+        let names = CatalogueCommand.subcommandNames
         guard let word = CommandLineWords.subcommand(in: arguments), word != "help", !names.contains(word) else { return nil }
         if let guess = ClosestName.closest(to: word, among: names) {
             return "unknown command '\(word)' (did you mean '\(guess)'?)"

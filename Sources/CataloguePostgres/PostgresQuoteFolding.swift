@@ -19,8 +19,6 @@ import CatalogueCore
 enum PostgresQuoteFolding {
     /// The catalogue's migration that folds its own tables' keys.
     static let migrationIdentifier = "0007_quote_folding"
-    /// The catalogue's own tables, which the migration folds.
-    static let catalogueTables: Set<String> = ["country", "country_alias", "product"]
 
     /// Folds the keys of the app's tables that hold a mark; returns how many rows changed.
     @discardableResult
@@ -41,7 +39,7 @@ enum PostgresQuoteFolding {
         }
         let marks = "[" + String(Folding.quoteMarks.keys.map(Character.init)) + "]"
         var changed = 0
-        for (table, column) in pairs where !catalogueTables.contains(table) {
+        for (table, column) in pairs where !CatalogueEntity.catalogueTables.contains(table) {
             let (name, value, key) = (quoted(table), quoted(column), quoted(column + "_key"))
             let sql = "SELECT ctid::text, \(value), \(key) FROM \(name) WHERE \(key) ~ $1"
             for row in try runner.rows(SQLFragment(sql, [.text(marks)])) {

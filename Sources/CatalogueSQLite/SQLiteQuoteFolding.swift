@@ -17,8 +17,6 @@ import SQLiteStore
 enum SQLiteQuoteFolding {
     /// The catalogue's migration that folds its own tables' keys.
     static let migrationIdentifier = "0010_quote_folding"
-    /// The catalogue's own tables, which the migration folds.
-    static let catalogueTables: Set<String> = ["country", "country_alias", "product"]
 
     /// Folds the keys of the app's tables that hold a mark, in the caller's transaction;
     /// returns how many rows changed. Needs the catalogue's functions (`catalogue_fold`).
@@ -32,7 +30,7 @@ enum SQLiteQuoteFolding {
         let pattern = "*[" + String(Folding.quoteMarks.keys.map(Character.init)) + "]*"
         let fold = SQLiteDialect.foldFunctionName
         var changed = 0
-        for table in tables where !catalogueTables.contains(table) {
+        for table in tables where !CatalogueEntity.catalogueTables.contains(table) {
             let columns: [String] = try db.fetchAll("SELECT name FROM pragma_table_info(?)", [table]) { try $0.decode(String.self, at: 0) }
             let names = Set(columns)
             for column in columns where names.contains(column + "_key") {

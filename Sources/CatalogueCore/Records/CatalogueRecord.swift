@@ -67,6 +67,12 @@ public struct SearchScopeError: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 extension CatalogueEntity {
+    /// The tables the catalogue's own entities are stored in (`country`, `country_alias`,
+    /// `product`): what the catalogue's migrations name, as against an app's tables.
+    package static var catalogueTables: Set<String> {
+        Set(allCases.flatMap { entity in [entity.recordType.schema.table] + (entity.recordType.schema.aliases.map { [$0.table] } ?? []) })
+    }
+
     /// The record type of the entity.
     ///
     /// ```swift
