@@ -1,7 +1,8 @@
 import CatalogueKit
 
 /// Where a `catalogue search` that found nothing would find something: the entity's other
-/// scopes, then the other entity, as a scope bar's counts would show them ("Name 0 · Capital 1").
+/// scopes, then the other entity, as a scope bar's counts would show them ("Name 0 · Capital 1");
+/// found in neither, another match mode in the scope searched.
 ///
 /// ```
 /// $ catalogue search bogota
@@ -10,6 +11,9 @@ import CatalogueKit
 /// $ catalogue search ipad
 /// No items found
 /// found with --entity products: 2 products
+/// $ catalogue search salvador
+/// No items found
+/// found with --match words: 1 country
 /// ```
 enum SearchElsewhereHint {
     /// Counting stops here: "more than 1,000 products".
@@ -19,7 +23,8 @@ enum SearchElsewhereHint {
     /// per option that would find something (the scopes that do on one line), none when nothing
     /// does. Search-only scopes (a country's `any`) are left out; so is the default scope when
     /// a type scope was searched, and the type scopes when the default scope was (it holds
-    /// every type, so they find nothing it did not).
+    /// every type, so they find nothing it did not). When neither finds it, the first of
+    /// ``modesToTry(after:text:)`` that finds the text in `scope`.
     static func lines<R: CatalogueRecord>(
         text: String, mode: MatchMode, scope: SearchScope, of type: R.Type, in catalogue: Catalogue
     ) throws -> [String] {
@@ -41,7 +46,42 @@ enum SearchElsewhereHint {
                 lines.append(line)
             }
         }
+        if lines.isEmpty, let line = try otherModeLine(text: text, mode: mode, scope: scope, of: type, in: catalogue) {
+            lines.append(line)
+        }
         return lines
+    }
+
+    /// The modes to try, in this order, when `mode` found nothing: after a prefix,
+    /// ``MatchMode/words`` (the start of any word: `salvador` finds El Salvador), then
+    /// ``MatchMode/contains``; after words, contains (`ettle` inside kettle). Contains only for
+    /// text of 3 characters or more, folded, which a trigram index answers: shorter text would be
+    /// looked for in every name. None after contains, terms or fuzzy: text searched so was
+    /// meant to be found inside words, as terms, or with typos, and "did you mean" follows.
+    static func modesToTry(after mode: MatchMode, text: String) -> [MatchMode] {
+        let others: [MatchMode] = switch mode {
+        case .prefix: [.words, .contains]
+        case .words: [.contains]
+        case .contains, .terms, .fuzzy: []
+        }
+        let folded = Folding.fold(CatalogueSearch.normalizedText(text))
+        return others.filter { $0 != .contains || folded.unicodeScalars.count >= 3 }
+    }
+
+    /// "found with --match words: 1 country", for the first of ``modesToTry(after:text:)`` that
+    /// finds `text` in `scope`.
+    private static func otherModeLine<R: CatalogueRecord>(
+        text: String, mode: MatchMode, scope: SearchScope, of type: R.Type, in catalogue: Catalogue
+    ) throws -> String? {
+        for other in modesToTry(after: mode, text: text) {
+            let count = try catalogue.counts(of: [scope], limit: .capped(at: countCap)) {
+                try R.searchRequest(matching: text, scope: $0.key, mode: other)
+            }[0]
+            if count > 0 {
+                return "found with --match \(other.rawValue): \(described(count, of: type))"
+            }
+        }
+        return nil
     }
 
     /// "found with --entity products: 11 products", when the default scope of `type` finds any.

@@ -75,6 +75,38 @@ struct SearchCommandTests {
         #expect(try runner.run(["search", "zzzz", "--match", "contains"]).standardError.isEmpty)
     }
 
+    @Test("Found in no other scope or entity, a search says which other match mode finds the text in its own scope")
+    func foundWithAnotherMode() throws {
+        let runner = try CommandRunner()
+        defer { runner.cleanUp() }
+        // No name starts with salvador; a word of El Salvador does. Before, it suggested the name.
+        let salvador = try runner.run(["search", "salvador"])
+        #expect(salvador.standardOutput == "No items found\n")
+        #expect(salvador.standardError == "found with --match words: 1 country\n")
+        #expect(try runner.run(["search", "salvador", "--match", "words", "--format", "json"]).jsonNames() == ["El Salvador"])
+        // No word starts with "ador" either: inside a word, contains finds it, from a prefix or from words.
+        for mode in ["prefix", "words"] {
+            #expect(try runner.run(["search", "lvador", "--match", mode]).standardError == "found with --match contains: 1 country\n", "\(mode)")
+        }
+        // In the scope searched: capitals, and a product type.
+        #expect(try runner.run(["search", "town", "--scope", "capital"]).standardError == "found with --match words: 3 countries\n")
+        let products = runner.directory.appendingPathComponent("kettles.csv")
+        try Data("name,type\nAmber kettle,kitchen\nCopper kettle,kitchen\nSteel drum,music\n".utf8).write(to: products)
+        #expect(try runner.run(["import", "products", products.path]).status == 0)
+        #expect(try runner.run(["search", "kettle", "--entity", "products", "--scope", "kitchen"]).standardError
+            == "found with --match words: 2 products\n")
+        // Another scope or entity that finds the text is said alone: mini is a product, and inside
+        // Dominica.
+        #expect(try runner.run(["search", "mini", "--match", "words"]).standardError == "found with --entity products: 2 products\n")
+        // Contains is not tried for fewer than 3 characters (it would read every name: "ds" is in
+        // 22 countries' names, and starts no word), nor after contains, terms or fuzzy (words would find
+        // these); then the close names are suggested, as before.
+        #expect(try runner.run(["search", "ds"]).standardError.isEmpty)
+        #expect(try runner.run(["search", "ds", "--match", "contains", "--format", "json"]).jsonNames().count == 22)
+        #expect(try runner.run(["search", "salvador el", "--match", "contains"]).standardError == "did you mean: El Salvador?\n")
+        #expect(try runner.run(["search", "salvadr"]).standardError == "did you mean: El Salvador?\n")
+    }
+
     @Test("Table output ends with the item count, or says how many of how many a --limit showed")
     func tableSummary() throws {
         let runner = try CommandRunner()
