@@ -27,6 +27,16 @@ func suggestionsExample(catalogue: Catalogue) throws {
     print(names)   // ["Philippines"]
 }
 
+func fallbackModesExample(catalogue: Catalogue) throws {
+    let text = "salvador"
+    let other = try catalogue.read { db in
+        try MatchMode.prefix.fallbacks(for: text).first { mode in
+            try db.fetchCount(CatalogueSearch.countries(matching: text, mode: mode)) > 0
+        }
+    }
+    print(other?.rawValue ?? "none")   // words
+}
+
 func fuzzyExample() throws {
     let catalogue = try Catalogue(path: ":memory:", seed: false)
     try catalogue.write { db in

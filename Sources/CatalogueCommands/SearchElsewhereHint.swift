@@ -24,7 +24,7 @@ enum SearchElsewhereHint {
     /// does. Search-only scopes (a country's `any`) are left out; so is the default scope when
     /// a type scope was searched, and the type scopes when the default scope was (it holds
     /// every type, so they find nothing it did not). When neither finds it, the first of
-    /// ``modesToTry(after:text:)`` that finds the text in `scope`.
+    /// `MatchMode.fallbacks(for:)` that finds the text in `scope`.
     static func lines<R: CatalogueRecord>(
         text: String, mode: MatchMode, scope: SearchScope, of type: R.Type, in catalogue: Catalogue
     ) throws -> [String] {
@@ -52,28 +52,12 @@ enum SearchElsewhereHint {
         return lines
     }
 
-    /// The modes to try, in this order, when `mode` found nothing: after a prefix,
-    /// ``MatchMode/words`` (the start of any word: `salvador` finds El Salvador), then
-    /// ``MatchMode/contains``; after words, contains (`ettle` inside kettle). Contains only for
-    /// text of 3 characters or more, folded, which a trigram index answers: shorter text would be
-    /// looked for in every name. None after contains, terms or fuzzy: text searched so was
-    /// meant to be found inside words, as terms, or with typos, and "did you mean" follows.
-    static func modesToTry(after mode: MatchMode, text: String) -> [MatchMode] {
-        let others: [MatchMode] = switch mode {
-        case .prefix: [.words, .contains]
-        case .words: [.contains]
-        case .contains, .terms, .fuzzy: []
-        }
-        let folded = Folding.fold(CatalogueSearch.normalizedText(text))
-        return others.filter { $0 != .contains || folded.unicodeScalars.count >= 3 }
-    }
-
-    /// "found with --match words: 1 country", for the first of ``modesToTry(after:text:)`` that
+    /// "found with --match words: 1 country", for the first of `mode.fallbacks(for: text)` that
     /// finds `text` in `scope`.
     private static func otherModeLine<R: CatalogueRecord>(
         text: String, mode: MatchMode, scope: SearchScope, of type: R.Type, in catalogue: Catalogue
     ) throws -> String? {
-        for other in modesToTry(after: mode, text: text) {
+        for other in mode.fallbacks(for: text) {
             let count = try catalogue.counts(of: [scope], limit: .capped(at: countCap)) {
                 try R.searchRequest(matching: text, scope: $0.key, mode: other)
             }[0]

@@ -224,6 +224,8 @@ def test_import_skip_reports_issues(server):
 def test_suggestions_name_what_was_meant(server):
     assert exchange(server, "GET", "/api/countries/suggestions?q=phillipines", 200)["suggestions"] == ["Philippines"]
     assert exchange(server, "GET", "/api/countries/suggestions?q=bogata&scope=capital", 200)["suggestions"] == ["Bogotá"]
+    assert exchange(server, "GET", "/api/countries/suggestions?q=phillipines", 200)["foundWith"] is None
+    assert exchange(server, "GET", "/api/countries/suggestions?q=salvador", 200)["foundWith"] == {"match": "words", "count": 1}
 
 
 def test_import_reads_json_by_its_content_type(server):

@@ -102,6 +102,30 @@ def test_no_items_found_suggests_what_was_meant(page):
     expect(page.locator("#empty")).to_be_hidden()
 
 
+def test_no_items_found_names_the_match_mode_that_finds_it(page):
+    # No country name starts with salvador; a word of El Salvador does.
+    open_page(page, "?q=salvador")
+    expect(page.locator("#empty")).to_be_visible()
+    found = page.locator("#suggestions")
+    expect(found).to_have_text("Match Words to find 1 country")
+    found.get_by_role("button", name="Words").click()
+    expect(page.locator("#list")).to_have_attribute("data-match", "words")
+    wait_idle(page, "salvador")
+    expect(row(page, "El Salvador")).to_be_visible()
+    expect(page.locator("#empty")).to_be_hidden()
+    expect(page.locator("#match")).to_have_value("words")
+    expect(page.locator("#q")).to_be_focused()
+    assert url_state(page)["match"] == "words"
+    # Inside a word: contains, from words too; several products, in their own words.
+    open_page(page, "?q=lvador&match=words")
+    expect(page.locator("#suggestions")).to_have_text("Match Contains to find 1 country")
+    open_page(page, "?entity=products&q=mini")
+    expect(page.locator("#suggestions")).to_have_text("Match Words to find 2 products")
+    # Found by no other mode: the suggestions, as before.
+    open_page(page, "?q=salvadr")
+    expect(page.locator("#suggestions")).to_have_text("Did you mean: El Salvador?")
+
+
 def test_entity_switch_shows_products_with_type_scopes(page):
     open_page(page)
     page.get_by_role("radio", name="Products").click()

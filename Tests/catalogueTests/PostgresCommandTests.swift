@@ -53,6 +53,22 @@ struct PostgresCommandTests {
         }
     }
 
+    @Test("A search that finds nothing says on stderr what finds it, as on SQLite", .requiresPostgres)
+    func foundElsewhere() async throws {
+        try await onOwnThread {
+            let (runner, url) = try Self.prepared()
+            defer { runner.cleanUp() }
+            for arguments in [["paris"], ["salvador"], ["lvador", "--match", "words"], ["ds"], ["columbia"], ["mini", "--match", "words"]] {
+                let postgres = try runner.run(["search"] + arguments + ["--db", url])
+                let sqlite = try runner.run(["search"] + arguments)
+                #expect(postgres.status == 0, "\(arguments): \(postgres.standardError)")
+                #expect(postgres.standardOutput == "No items found\n", "\(arguments)")
+                #expect(postgres.standardError == sqlite.standardError, "\(arguments)")
+            }
+            #expect(try runner.run(["search", "salvador", "--db", url]).standardError == "found with --match words: 1 country\n")
+        }
+    }
+
     @Test("index and browse: the same sections as on SQLite", .requiresPostgres)
     func sections() async throws {
         try await onOwnThread {

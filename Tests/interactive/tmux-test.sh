@@ -8,8 +8,8 @@
 # highlighted and aliases dimmed, scope counts, the pinned section header, • in a short index,
 # the help overlay, the match mode (Ctrl-T, fuzzy included) and the entity (Ctrl-E) switched
 # and restored, the selection kept across scopes, "No items found" once (with "did you mean" for a
-# misspelling), a paste taken as search text (a 200,000-character one cut to 256), and TERM=dumb
-# refused.
+# misspelling, "found with words" for a word inside a name), a paste taken as search text (a
+# 200,000-character one cut to 256), and TERM=dumb refused.
 #
 # Usage: Tests/interactive/tmux-test.sh [path/to/catalogue]   (default .build/debug/catalogue)
 # Builds nothing. Prints "N passed, M failed"; exits 1 on any failure (printing the pane).
@@ -356,6 +356,10 @@ keys C-u
 text phillipines
 check "no results for a misspelling: 'did you mean: Philippines?' under 'No items found'" \
     eval 'shows "^  did you mean: Philippines\?" && screen | grep -n "No items found" | grep -q "^4:"'
+keys C-u
+text salvador
+check "no results another match mode finds: 'found with words: 1' under 'No items found'" \
+    eval 'shows "^  found with words: 1 \(Ctrl-T: match mode\)" && screen | grep -n "No items found" | grep -q "^4:"'
 keys Escape
 keys b
 for _ in $(seq 20); do keys Down; done
@@ -433,8 +437,9 @@ for _ in $(seq 22223); do printf 'colombia '; done >"$WORK/paste.txt"
 keys C-u
 tm load-buffer "$WORK/paste.txt"
 tm paste-buffer -p -t "$TARGET"
+# Every word of it starts a word of Colombia: found when matching words.
 check "a 200,000-character paste: its first 256 characters searched" \
-    shows_all '^ Search countries: .*colombia colo +match: [a-z]+$' '^  did you mean: Colombia\?'
+    shows_all '^ Search countries: .*colombia colo +match: [a-z]+$' '^  found with words: 1 '
 keys C-c
 check "quit after the pastes" terminal_restored 0
 check "the search text saved is the paste's first 256 characters" \

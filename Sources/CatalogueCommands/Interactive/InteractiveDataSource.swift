@@ -18,6 +18,10 @@ protocol InteractiveDataSource: AnyObject {
     /// counted without loading them.
     func scopeCounts(mode: InteractiveState.Mode, text: String, match: MatchMode) throws -> [Int]
 
+    /// The first of `match.fallbacks(for: text)` that finds `text` in `scope`, with its count,
+    /// as `catalogue search` names it when it finds nothing; nil when none does.
+    func otherMatch(text: String, match: MatchMode, scope: ScopeChoice) throws -> OtherMatch?
+
     /// Up to five names close to `text` in `scope` ("did you mean"), as `catalogue search`
     /// suggests them when it finds nothing.
     func suggestions(text: String, scope: ScopeChoice) throws -> [String]
@@ -118,6 +122,17 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
             let position = id.flatMap { controller.indexPath(forID: $0) }.map { sections[$0.section].offset + $0.row }
             return (layout, position)
         }
+    }
+
+    func otherMatch(text: String, match: MatchMode, scope choice: ScopeChoice) throws -> OtherMatch? {
+        let scope = searchScope(choice)
+        for mode in match.fallbacks(for: text) {
+            let count = try catalogue.counts(of: [scope], limit: InteractiveCounts.limit) {
+                try R.searchRequest(matching: text, scope: $0.key, mode: mode)
+            }[0]
+            if count > 0 { return OtherMatch(mode: mode, count: count) }
+        }
+        return nil
     }
 
     func suggestions(text: String, scope choice: ScopeChoice) throws -> [String] {

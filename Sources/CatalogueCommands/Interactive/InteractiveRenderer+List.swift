@@ -75,6 +75,17 @@ extension InteractiveRenderer {
     /// Display line `displayLine`: a section header, a record (">" and reverse video when
     /// selected), or blank. The first line of a sectioned list is always a header: the
     /// section of the first row shown is pinned there, as a table view pins it.
+    /// "  found with words: 1 (Ctrl-T: match mode)" under "No items found", the mode plain, cut
+    /// with "…" to `width` and padded to it.
+    static func otherMatchLine(_ other: OtherMatch, width: Int) -> StyledLine {
+        var line = StyledLine("  found with ", style: .dim)
+        line.append(other.mode.rawValue)
+        line.append(": \(InteractiveCounts.text(other.count, searching: true)) (Ctrl-T: match mode)", .dim)
+        line = line.truncated(to: width)
+        if line.width < width { line.append(String(repeating: " ", count: width - line.width)) }
+        return line
+    }
+
     /// "  did you mean: Philippines?" under "No items found", the names plain, cut with "…" to
     /// `width` and padded to it.
     static func suggestionLine(_ names: [String], width: Int) -> StyledLine {
@@ -107,6 +118,9 @@ extension InteractiveRenderer {
         case nil:
             if displayLine == 0, state.list.count == 0 {
                 return StyledLine(DisplayWidth.fit("  " + state.list.summary, to: width), style: .dim)
+            }
+            if displayLine == 1, state.list.count == 0, let other = state.otherMatch {
+                return otherMatchLine(other, width: width)
             }
             if displayLine == 1, state.list.count == 0, !state.suggestions.isEmpty {
                 return suggestionLine(state.suggestions, width: width)

@@ -199,7 +199,8 @@ final class InteractiveSession {
         state.apply(layout, selecting: position ?? fallback ?? (state.isSearching ? 0 : nil))
         state.scopeCounts = try source.scopeCounts(mode: state.mode, text: state.searchText, match: state.matchMode)
         let foundNothing = state.isSearching && state.list.count == 0 && !CatalogueSearch.normalizedText(state.searchText).isEmpty
-        state.suggestions = foundNothing ? try source.suggestions(text: state.searchText, scope: state.scope) : []
+        state.otherMatch = foundNothing ? try source.otherMatch(text: state.searchText, match: state.matchMode, scope: state.scope) : nil
+        state.suggestions = foundNothing && state.otherMatch == nil ? try source.suggestions(text: state.searchText, scope: state.scope) : []
         try readRows()
     }
 

@@ -41,8 +41,12 @@ struct InteractiveState: Equatable, Sendable {
     var showsHelp = false
     /// The list's shape, set by the run loop after each reload.
     var list = ListLayout.empty
+    /// Another match mode that finds a search text that found nothing, shown under "No items
+    /// found" ("found with words: 1"); nil otherwise. Set by the run loop after each reload.
+    var otherMatch: OtherMatch?
     /// Names close to a search text that found nothing, shown under "No items found" ("did
-    /// you mean: Philippines?"); empty otherwise. Set by the run loop after each reload.
+    /// you mean: Philippines?") when no other match mode finds it; empty otherwise. Set by the
+    /// run loop after each reload.
     var suggestions: [String] = []
     /// Position of the selected record among ``ListLayout/count``.
     var selection = 0
@@ -179,6 +183,13 @@ struct ScopeChoice: Equatable, Sendable {
     init(_ scope: SearchScope) {
         self.init(title: scope.title, key: scope.key)
     }
+}
+
+/// A match mode that finds what the one chosen did not, and how many records it finds (counted
+/// up to ``InteractiveCounts/cap``, as the scope bar's counts).
+struct OtherMatch: Equatable, Sendable {
+    var mode: MatchMode
+    var count: Int
 }
 
 /// The detail view of one record: a title and labelled lines.

@@ -2,11 +2,12 @@
 import CatalogueCore
 import Hummingbird
 
-/// `GET /api/{entity}/suggestions?q=&scope=`: up to five names close to a text that found
-/// nothing, for a "Did you mean" line (`catalogue search` prints the same on stderr): a
-/// country's name, alias or capital, or a product's name, as the scope reads them
-/// (`CatalogueSearch.suggestions(for:scope:in:limit:)`). The match mode does not
-/// matter: a suggestion is a whole name, which any mode finds.
+/// `GET /api/{entity}/suggestions?q=&scope=&match=`: for a text that found nothing, up to five
+/// names close to it, for a "Did you mean" line (`catalogue search` prints the same on stderr):
+/// a country's name, alias or capital, or a product's name, as the scope reads them
+/// (`CatalogueSearch.suggestions(for:scope:in:limit:)`; a suggestion is a whole name, which any
+/// mode finds); and the first other match mode that finds the text in the scope
+/// (`MatchMode.fallbacks(for:)`) with its count, for "Match words to find 1 country".
 ///
 /// Kept in the result cache until the catalogue changes: the page asks again each time a
 /// search it shows finds nothing.
@@ -22,6 +23,26 @@ struct SuggestionsController<R: ServedRecord>: Sendable {
     /// The body of the answer.
     struct Suggestions: Encodable {
         let suggestions: [String]
+        /// The first of the match mode's fallbacks that finds the text in the scope; nil when
+        /// none does.
+        let foundWith: FoundWith?
+
+        /// Encoded with `foundWith` as null when there is none, not left out.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(suggestions, forKey: .suggestions)
+            try container.encode(foundWith, forKey: .foundWith)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case suggestions, foundWith
+        }
+    }
+
+    /// Another match mode and how many records it finds.
+    struct FoundWith: Encodable, Sendable {
+        let match: MatchMode
+        let count: Int
     }
 
     @Sendable func suggestions(_ request: Request, context: BasicRequestContext) async throws -> Response {
@@ -32,7 +53,23 @@ struct SuggestionsController<R: ServedRecord>: Sendable {
         let names = try await cache.value(for: AnyHashable(Key(text: text, scope: scope))) {
             try await catalogue.read { db in try R.suggestions(for: text, scope: scope, in: db) }
         }
-        return JSONBody.response(Suggestions(suggestions: names))
+        let fallbacks: [(mode: MatchMode, request: FetchRequest<R>)]
+        do {
+            fallbacks = try (text.isEmpty ? [] : search.mode.fallbacks(for: text)).map { mode in
+                (mode, try R.searchRequest(matching: text, scope: scope, mode: mode))
+            }
+        } catch {
+            throw APIError.badRequest(String(describing: error))
+        }
+        let cache = self.cache
+        let foundWith = try await catalogue.read { db -> FoundWith? in
+            for fallback in fallbacks {
+                let count = try cache.count(fallback.request, in: db)
+                if count > 0 { return FoundWith(match: fallback.mode, count: count) }
+            }
+            return nil
+        }
+        return JSONBody.response(Suggestions(suggestions: names, foundWith: foundWith))
     }
 
     /// The cache key of a text's suggestions in a scope of `R`.

@@ -65,9 +65,12 @@ export const api = {
     return getJSON(`/api/${entity}/scopes`, { q: search.q, match: search.match }, signal);
   },
 
-  /** Up to five names close to a text that found nothing ("did you mean"), closest first. */
+  /**
+   * For a text that found nothing: up to five names close to it ("did you mean"), closest
+   * first, and the other match mode that finds it in the scope, if any, with its count.
+   */
   suggestions(entity, search, signal) {
-    return getJSON(`/api/${entity}/suggestions`, { q: search.q, scope: search.scope }, signal);
+    return getJSON(`/api/${entity}/suggestions`, searchParams(search), signal);
   },
 
   /** One record: a country by code, a product by id. */

@@ -181,8 +181,10 @@ async function loadScopes(entity, search, generation) {
 }
 
 /**
- * Under "No items found" for a text: "Did you mean: A, B?", each name a button that searches
- * for it (as `catalogue search` suggests on stderr). Nothing for a list with rows.
+ * Under "No items found" for a text: "Match Words to find 1 country" when another match mode
+ * finds it in the scope (Words a button that chooses it), else "Did you mean: A, B?", each name
+ * a button that searches for it (as `catalogue search` says on stderr). Nothing for a list with
+ * rows.
  */
 async function loadSuggestions(model, generation) {
   suggestionsController?.abort();
@@ -193,11 +195,27 @@ async function loadSuggestions(model, generation) {
   const controller = (suggestionsController = new AbortController());
   try {
     const result = await api.suggestions(model.entity, model.search, controller.signal);
-    if (generation === loadGeneration) renderSuggestions(result.suggestions);
+    if (generation !== loadGeneration) return;
+    if (result.foundWith) renderFoundWith(model.entity, result.foundWith);
+    else renderSuggestions(result.suggestions);
   } catch {
     // Stale or failed: "No items found" alone.
     if (generation === loadGeneration) ui.suggestions.hidden = true;
   }
+}
+
+function renderFoundWith(entity, found) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "link found-with";
+  button.textContent = ui.match.querySelector(`option[value="${found.match}"]`)?.textContent ?? found.match;
+  button.addEventListener("click", () => {
+    chooseMatch(found.match);
+    ui.q.focus();
+  });
+  const noun = entity === "countries" ? (found.count === 1 ? "country" : "countries") : found.count === 1 ? "product" : "products";
+  ui.suggestions.replaceChildren("Match ", button, ` to find ${formatWhole(found.count)} ${noun}`);
+  ui.suggestions.hidden = false;
 }
 
 function renderSuggestions(names) {
@@ -417,11 +435,14 @@ ui.cancel.addEventListener("click", () => {
   setText("");
   ui.list.focus();
 });
-ui.match.addEventListener("change", () => {
-  state.match = ui.match.value;
+function chooseMatch(match) {
+  state.match = match;
+  if (ui.match.value !== match) ui.match.value = match;
   writeState(state);
   load();
-});
+}
+
+ui.match.addEventListener("change", () => chooseMatch(ui.match.value));
 radioGroupKeys(ui.entity, switchEntity);
 radioGroupKeys(ui.scopes, chooseScope);
 

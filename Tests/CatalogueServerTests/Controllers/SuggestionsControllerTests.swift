@@ -44,6 +44,37 @@ struct SuggestionsControllerTests {
         #expect(body.suggestions == library)
     }
 
+    @Test("The other match mode that finds the text in the scope, with its count; null when none does", arguments: [
+        ("countries", "q=salvador", "words", 1),
+        ("countries", "q=salvador&match=contains", nil, nil),
+        ("countries", "q=lvador", "contains", 1),
+        ("countries", "q=lvador&match=words", "contains", 1),
+        ("countries", "q=lvador&match=terms", nil, nil),
+        ("countries", "q=town&scope=capital", "words", 3),
+        ("countries", "q=ds", nil, nil),
+        ("countries", "q=phillipines", nil, nil),
+        ("countries", "q=", nil, nil),
+        ("products", "q=mini", "words", 2),
+    ] as [(String, String, String?, Int?)])
+    func foundWith(entity: String, query: String, match: String?, count: Int?) async throws {
+        struct Body: Decodable {
+            struct FoundWith: Decodable {
+                let match: String
+                let count: Int
+            }
+            let suggestions: [String]
+            let foundWith: FoundWith?
+        }
+        let fixture = try ServerFixture()
+        let answer = try await fixture.test { client in try await client.get("/api/\(entity)/suggestions?" + query) }
+        #expect(answer.status == .ok)
+        let body = try answer.decode(Body.self)
+        #expect(body.foundWith?.match == match)
+        #expect(body.foundWith?.count == count)
+        // Always present: null when no other mode finds the text.
+        #expect(try answer.json.keys.contains("foundWith"))
+    }
+
     @Test("An unknown scope or match mode, or text over the limit, is a 400")
     func badParameters() async throws {
         let fixture = try ServerFixture()

@@ -63,6 +63,23 @@ struct InteractiveRendererTests {
         #expect(lines[4].trimmingCharacters(in: .whitespaces).isEmpty)
     }
 
+    @Test("No results another match mode finds: 'found with words' under 'No items found', in place of suggestions")
+    func otherMatch() {
+        var state = InteractiveFixtures.searchingState(text: "salvador", count: 0)
+        state.otherMatch = OtherMatch(mode: .words, count: 1)
+        state.suggestions = ["El Salvador"]
+        var lines = render(state)
+        expectFits(lines, state.size)
+        #expect(lines[3].hasPrefix("  No items found"))
+        #expect(lines[4] == "  found with words: 1 (Ctrl-T: match mode)" + String(repeating: " ", count: 80 - 42))
+        // Above the cap, as the scope bar counts; cut to a narrow terminal.
+        state.otherMatch = OtherMatch(mode: .contains, count: 10_001)
+        state.size = ScreenSize(rows: 8, columns: 30)
+        lines = render(state)
+        expectFits(lines, state.size)
+        #expect(lines[4] == "  found with contains: 10,000…")
+    }
+
     @Test("Browse view: section headers and the index column at the right edge")
     func browseView() {
         let state = InteractiveFixtures.browsingState()

@@ -34,6 +34,7 @@ struct InteractiveSessionTests {
         private(set) var loadedTexts: [String] = []
         private(set) var rowReads = 0
         private(set) var suggestedTexts: [String] = []
+        private(set) var otherMatchTexts: [String] = []
 
         init(_ wrapped: any InteractiveDataSource) {
             self.wrapped = wrapped
@@ -50,6 +51,11 @@ struct InteractiveSessionTests {
 
         func scopeCounts(mode: InteractiveState.Mode, text: String, match: MatchMode) throws -> [Int] {
             try wrapped.scopeCounts(mode: mode, text: text, match: match)
+        }
+
+        func otherMatch(text: String, match: MatchMode, scope: ScopeChoice) throws -> OtherMatch? {
+            otherMatchTexts.append(text)
+            return try wrapped.otherMatch(text: text, match: match, scope: scope)
         }
 
         func suggestions(text: String, scope: ScopeChoice) throws -> [String] {
@@ -176,5 +182,29 @@ struct InteractiveSessionTests {
         let browsing = try run([Self.typed("/"), Self.typed("zzqq"), [.key(.escape)]])
         #expect(browsing.session.state.mode == .browse)
         #expect(browsing.session.state.suggestions.isEmpty)
+    }
+
+    @Test("A search that finds nothing names the match mode that finds it, instead of suggesting names; Ctrl-T gets there")
+    func otherMatchWhenNothingIsFound() throws {
+        // No country name starts with salvador; a word of El Salvador does.
+        let (session, source, _) = try run([Self.typed("/"), Self.typed("salvador")])
+        #expect(session.state.list.count == 0)
+        #expect(session.state.otherMatch == OtherMatch(mode: .words, count: 1))
+        #expect(session.state.suggestions.isEmpty)
+        #expect(source.suggestedTexts.isEmpty)
+        #expect(source.otherMatchTexts == ["salvador"])
+        // Inside a word only: contains. Ctrl-T twice (prefix → contains → words) finds it in words.
+        let inside = try run([Self.typed("/"), Self.typed("lvador")])
+        #expect(inside.session.state.otherMatch == OtherMatch(mode: .contains, count: 1))
+        let switched = try run([Self.typed("/"), Self.typed("salvador"), [.key(.control("t")), .key(.control("t"))]])
+        #expect(switched.session.state.matchMode == .words)
+        #expect(switched.session.state.list.count == 1)
+        #expect(switched.session.state.otherMatch == nil)
+        // Found by no mode: the names close to it, as before; found: neither is asked for.
+        let typo = try run([Self.typed("/"), Self.typed("phillipines")])
+        #expect(typo.session.state.otherMatch == nil)
+        #expect(typo.session.state.suggestions == ["Philippines"])
+        let found = try run([Self.typed("/"), Self.typed("phil")])
+        #expect(found.source.otherMatchTexts.isEmpty)
     }
 }

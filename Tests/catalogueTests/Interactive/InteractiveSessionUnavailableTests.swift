@@ -77,6 +77,11 @@ struct InteractiveSessionUnavailableTests {
             return try wrapped.scopeCounts(mode: mode, text: text, match: match)
         }
 
+        func otherMatch(text: String, match: MatchMode, scope: ScopeChoice) throws -> OtherMatch? {
+            try check()
+            return try wrapped.otherMatch(text: text, match: match, scope: scope)
+        }
+
         func suggestions(text: String, scope: ScopeChoice) throws -> [String] {
             try check()
             return try wrapped.suggestions(text: text, scope: scope)

@@ -1,0 +1,35 @@
+extension MatchMode {
+    /// The modes to try, in this order, when a search in this mode found nothing, so that a
+    /// search field can say "found when matching words" rather than "No items found": after
+    /// ``prefix``, ``words`` (the start of any word: `salvador` finds El Salvador), then
+    /// ``contains``; after ``words``, ``contains`` (`ettle` inside kettle). None after
+    /// ``contains``, ``terms`` or ``fuzzy``: text searched so was meant to be found inside
+    /// words, as terms or with typos, and "did you mean"
+    /// (`CatalogueSearch.suggestions(for:scope:in:limit:)`) is what follows.
+    ///
+    /// ``contains`` is left out for text shorter than 3 characters, folded: a trigram index
+    /// answers 3 or more, while shorter text is looked for in every key, which at a million rows
+    /// costs more than the search that found nothing.
+    ///
+    /// The CLI, the interactive mode and `catalogue serve`'s page count the text in these modes,
+    /// in the scope searched, and name the first that finds it.
+    ///
+    /// ```swift
+    /// MatchMode.prefix.fallbacks(for: "salvador")   // [.words, .contains]
+    /// MatchMode.prefix.fallbacks(for: "sa")         // [.words]
+    /// MatchMode.contains.fallbacks(for: "salvador") // []
+    /// ```
+    public func fallbacks(for text: String) -> [MatchMode] {
+        let modes: [MatchMode] = switch self {
+        case .prefix: [.words, .contains]
+        case .words: [.contains]
+        case .contains, .terms, .fuzzy: []
+        }
+        guard modes.contains(.contains) else { return modes }
+        let folded = Folding.fold(CatalogueSearch.normalizedText(text))
+        return folded.unicodeScalars.count >= Self.shortestIndexedContainsText ? modes : modes.filter { $0 != .contains }
+    }
+
+    /// The shortest folded text a contains search finds through its trigram index.
+    static let shortestIndexedContainsText = 3
+}
