@@ -72,9 +72,6 @@ extension InteractiveRenderer {
         }
     }
 
-    /// Display line `displayLine`: a section header, a record (">" and reverse video when
-    /// selected), or blank. The first line of a sectioned list is always a header: the
-    /// section of the first row shown is pinned there, as a table view pins it.
     /// "  found with words: 1 (Ctrl-T: match mode)" under "No items found", the mode plain, cut
     /// with "…" to `width` and padded to it.
     static func otherMatchLine(_ other: OtherMatch, width: Int) -> StyledLine {
@@ -100,6 +97,10 @@ extension InteractiveRenderer {
         return line
     }
 
+    /// Display line `displayLine`: a section header, a record (">" and reverse video when
+    /// selected), or blank; under "No items found", the match mode that finds the text, else
+    /// the names close to it. The first line of a sectioned list is always a header: the
+    /// section of the first row shown is pinned there, as a table view pins it.
     static func listLine(_ state: InteractiveState, displayLine: Int, rows: [Int: ListRow], widths: [Int], width: Int) -> StyledLine {
         var line = state.list.line(at: displayLine)
         if displayLine == state.scrollTop, state.list.isSectioned, case .record(let position)? = line {

@@ -12,7 +12,7 @@ import { api, ApiError } from "./api.js";
 import { DetailView } from "./detail.js";
 import { SectionedList } from "./list.js";
 import { ListModel } from "./list-model.js";
-import { fillPlaceholder, fillRow, formatWhole, keyOf } from "./rows.js";
+import { fillPlaceholder, fillRow, formatCount, formatWhole, keyOf } from "./rows.js";
 import { SectionIndex } from "./section-index.js";
 import { defaultScope, limitText, readState, writeState } from "./url-state.js";
 
@@ -213,8 +213,7 @@ function renderFoundWith(entity, found) {
     chooseMatch(found.match);
     ui.q.focus();
   });
-  const noun = entity === "countries" ? (found.count === 1 ? "country" : "countries") : found.count === 1 ? "product" : "products";
-  ui.suggestions.replaceChildren("Match ", button, ` to find ${formatWhole(found.count)} ${noun}`);
+  ui.suggestions.replaceChildren("Match ", button, ` to find ${formatCount(entity, found.count)}`);
   ui.suggestions.hidden = false;
 }
 
@@ -399,9 +398,8 @@ function updateSelectionDescription() {
   const browsing = model.search.q === "" && model.sections.length > 0 && model.sections[0].title !== "";
   let text;
   if (browsing) {
-    const noun = model.entity === "countries" ? (total === 1 ? "country" : "countries") : total === 1 ? "product" : "products";
     const sections = model.sections.length;
-    text = `${formatWhole(total)} ${noun} in ${sections} section${sections === 1 ? "" : "s"}`;
+    text = `${formatCount(model.entity, total)} in ${sections} section${sections === 1 ? "" : "s"}`;
   } else {
     text = total === 0 ? "No items found" : total === 1 ? "1 item found" : `${formatWhole(total)} items found`;
   }

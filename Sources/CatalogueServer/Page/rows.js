@@ -15,6 +15,12 @@ export function formatWhole(value) {
   return value === null || value === undefined ? "" : whole.format(value);
 }
 
+/** A count of records with its noun: "1 country", "250 countries", "1,000 products". */
+export function formatCount(entity, count) {
+  const noun = entity === "countries" ? (count === 1 ? "country" : "countries") : count === 1 ? "product" : "products";
+  return `${formatWhole(count)} ${noun}`;
+}
+
 /** A price with two decimals ("1,799.00"), or "" for null. */
 export function formatPrice(value) {
   return value === null || value === undefined ? "" : money.format(value);
