@@ -116,7 +116,7 @@ def test_no_items_found_names_the_match_mode_that_finds_it(page):
     expect(page.locator("#match")).to_have_value("words")
     expect(page.locator("#q")).to_be_focused()
     assert url_state(page)["match"] == "words"
-    # Inside a word: contains, from words too; several products, in their own words.
+    # Inside a word: contains, also after words; products say "products".
     open_page(page, "?q=lvador&match=words")
     expect(page.locator("#suggestions")).to_have_text("Match Contains to find 1 country")
     open_page(page, "?entity=products&q=mini")

@@ -84,7 +84,7 @@ struct SearchCommandTests {
         #expect(salvador.standardOutput == "No items found\n")
         #expect(salvador.standardError == "found with --match words: 1 country\n")
         #expect(try runner.run(["search", "salvador", "--match", "words", "--format", "json"]).jsonNames() == ["El Salvador"])
-        // No word starts with "ador" either: inside a word, contains finds it, from a prefix or from words.
+        // No word starts with "lvador": inside a word, contains finds it, from a prefix or from words.
         for mode in ["prefix", "words"] {
             #expect(try runner.run(["search", "lvador", "--match", mode]).standardError == "found with --match contains: 1 country\n", "\(mode)")
         }
