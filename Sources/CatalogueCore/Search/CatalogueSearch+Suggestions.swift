@@ -10,9 +10,10 @@
 ///
 /// Countries are few: every name, alias and capital of the scope is compared. Products are read
 /// through the word index: the first ``productCandidateLimit`` products that
-/// ``MatchMode/fuzzy`` finds for the text in the scope (what matches without typos first), so
-/// every typed word must match a word of the name, and the first letter of each must be right.
-/// At 1,000,000 products that takes a few milliseconds.
+/// ``MatchMode/fuzzy`` finds for the text in the scope, in the index's order (by id, unranked:
+/// ranking 22,000 close names in display order cost a `catalogue search` process 9 ms of its
+/// 16 at 1,000,000 products), so every typed word must match a word of the name, and the first
+/// letter of each must be right. Among them the closest are suggested, as above.
 ///
 /// ```swift
 /// let names = try catalogue.read { db in try CatalogueSearch.suggestions(for: "Columbia", scope: CountryScope.name, in: db) }
@@ -21,7 +22,8 @@
 extension CatalogueSearch {
     /// The most suggestions returned.
     public static let suggestionLimit = 5
-    /// The most products read for suggestions: the first the fuzzy mode finds, closest first.
+    /// The most products read for suggestions: the first the fuzzy mode finds, in the word
+    /// index's order.
     public static let productCandidateLimit = 100
 
     /// Up to `limit` country names, aliases or capitals (as the scope reads them) close to `text`.
@@ -49,6 +51,8 @@ extension CatalogueSearch {
         guard !typed.isEmpty, limit > 0 else { return [] }
         var request = products(matching: text, scope: scope, mode: .fuzzy)
         request.fetchLimit = productCandidateLimit
+        // Unranked: the first matches the index gives, not the first in display order.
+        request.sortDescriptors = []
         return closest(to: typed, among: try db.fetch(request).map { [$0.name] }, limit: limit)
     }
 
