@@ -29,12 +29,12 @@ func suggestionsExample(catalogue: Catalogue) throws {
 
 func fallbackModesExample(catalogue: Catalogue) throws {
     let text = "salvador"
-    let other = try catalogue.read { db in
-        try MatchMode.prefix.fallbacks(for: text).first { mode in
-            try db.fetchCount(CatalogueSearch.countries(matching: text, mode: mode)) > 0
+    let found = try catalogue.read { db in
+        try MatchMode.prefix.firstFallback(for: text) { mode in
+            try db.fetchCount(CatalogueSearch.countries(matching: text, mode: mode))
         }
     }
-    print(other?.rawValue ?? "none")   // words
+    print(found.map { "\($0.mode.rawValue): \($0.count)" } ?? "none")   // words: 1
 }
 
 func fuzzyExample() throws {

@@ -24,7 +24,7 @@ enum SearchElsewhereHint {
     /// does. Search-only scopes (a country's `any`) are left out; so is the default scope when
     /// a type scope was searched, and the type scopes when the default scope was (it holds
     /// every type, so they find nothing it did not). When neither finds it, the first of
-    /// `MatchMode.fallbacks(for:)` that finds the text in `scope`.
+    /// `mode.fallbacks(for:)` that finds the text in `scope` (`MatchMode.firstFallback(for:counting:)`).
     static func lines<R: CatalogueRecord>(
         text: String, mode: MatchMode, scope: SearchScope, of type: R.Type, in catalogue: Catalogue
     ) throws -> [String] {
@@ -52,20 +52,16 @@ enum SearchElsewhereHint {
         return lines
     }
 
-    /// "found with --match words: 1 country", for the first of `mode.fallbacks(for: text)` that
-    /// finds `text` in `scope`.
+    /// "found with --match words: 1 country", for `mode.firstFallback(for: text)` in `scope`.
     private static func otherModeLine<R: CatalogueRecord>(
         text: String, mode: MatchMode, scope: SearchScope, of type: R.Type, in catalogue: Catalogue
     ) throws -> String? {
-        for other in mode.fallbacks(for: text) {
-            let count = try catalogue.counts(of: [scope], limit: .capped(at: countCap)) {
+        let found = try mode.firstFallback(for: text) { other in
+            try catalogue.counts(of: [scope], limit: .capped(at: countCap)) {
                 try R.searchRequest(matching: text, scope: $0.key, mode: other)
             }[0]
-            if count > 0 {
-                return "found with --match \(other.rawValue): \(described(count, of: type))"
-            }
         }
-        return nil
+        return found.map { "found with --match \($0.mode.rawValue): \(described($0.count, of: type))" }
     }
 
     /// "found with --entity products: 11 products", when the default scope of `type` finds any.

@@ -26,18 +26,34 @@ struct MatchModeFallbacksTests {
         #expect(MatchMode.prefix.fallbacks(for: "aß") == [.words, .contains])
     }
 
-    @Test("Each fallback finds what the mode before it missed, on the seed: salvador, lvador")
-    func findsOnTheSeed() throws {
+    @Test("firstFallback: the first fallback that finds what the mode missed, with its count, on the seed")
+    func firstFallbackOnTheSeed() throws {
         let catalogue = try Catalogue(path: ":memory:")
-        func first(_ mode: MatchMode, _ text: String) throws -> MatchMode? {
+        func first(_ mode: MatchMode, _ text: String) throws -> (mode: MatchMode, count: Int)? {
             try catalogue.read { db in
                 #expect(try db.fetchCount(CatalogueSearch.countries(matching: text, mode: mode)) == 0)
-                return try mode.fallbacks(for: text).first { try db.fetchCount(CatalogueSearch.countries(matching: text, mode: $0)) > 0 }
+                return try mode.firstFallback(for: text) { try db.fetchCount(CatalogueSearch.countries(matching: text, mode: $0)) }
             }
         }
-        #expect(try first(.prefix, "salvador") == .words)
-        #expect(try first(.prefix, "lvador") == .contains)
-        #expect(try first(.words, "lvador") == .contains)
+        #expect(try first(.prefix, "salvador").map { [$0.mode.rawValue, "\($0.count)"] } == ["words", "1"])
+        #expect(try first(.prefix, "lvador")?.mode == .contains)
+        #expect(try first(.words, "lvador")?.mode == .contains)
         #expect(try first(.prefix, "phillipines") == nil)
+        // "ds" is inside 22 names, but contains is not tried for 2 characters.
+        #expect(try first(.prefix, "ds") == nil)
+    }
+
+    @Test("firstFallback asks for the counts in order and stops at the first above 0")
+    func firstFallbackStops() {
+        var asked: [MatchMode] = []
+        let found = MatchMode.prefix.firstFallback(for: "salvador") { mode in
+            asked.append(mode)
+            return mode == .words ? 3 : 0
+        }
+        #expect(found?.mode == .words && found?.count == 3)
+        #expect(asked == [.words])
+        asked = []
+        #expect(MatchMode.prefix.firstFallback(for: "salvador") { asked.append($0); return 0 } == nil)
+        #expect(asked == [.words, .contains])
     }
 }

@@ -18,8 +18,8 @@ protocol InteractiveDataSource: AnyObject {
     /// counted without loading them.
     func scopeCounts(mode: InteractiveState.Mode, text: String, match: MatchMode) throws -> [Int]
 
-    /// The first of `match.fallbacks(for: text)` that finds `text` in `scope`, with its count,
-    /// as `catalogue search` names it when it finds nothing; nil when none does.
+    /// `match.firstFallback(for: text)` in `scope`, counted up to the scope bar's cap, as
+    /// `catalogue search` names it when it finds nothing; nil when no other mode finds it.
     func otherMatch(text: String, match: MatchMode, scope: ScopeChoice) throws -> OtherMatch?
 
     /// Up to five names close to `text` in `scope` ("did you mean"), as `catalogue search`
@@ -126,13 +126,12 @@ final class RecordListSource<R: CatalogueRecord>: InteractiveDataSource {
 
     func otherMatch(text: String, match: MatchMode, scope choice: ScopeChoice) throws -> OtherMatch? {
         let scope = searchScope(choice)
-        for mode in match.fallbacks(for: text) {
-            let count = try catalogue.counts(of: [scope], limit: InteractiveCounts.limit) {
+        let found = try match.firstFallback(for: text) { mode in
+            try catalogue.counts(of: [scope], limit: InteractiveCounts.limit) {
                 try R.searchRequest(matching: text, scope: $0.key, mode: mode)
             }[0]
-            if count > 0 { return OtherMatch(mode: mode, count: count) }
         }
-        return nil
+        return found.map { OtherMatch(mode: $0.mode, count: $0.count) }
     }
 
     func suggestions(text: String, scope choice: ScopeChoice) throws -> [String] {

@@ -10,9 +10,9 @@
 ///
 /// Countries are few: every name, alias and capital of the scope is compared. Products are read
 /// through the word index: the first ``productCandidateLimit`` products that
-/// ``MatchMode/fuzzy`` finds for the text in the scope, in the index's order (by id, unranked:
-/// ranking 22,000 close names in display order cost a `catalogue search` process 9 ms of its
-/// 16 at 1,000,000 products), so every typed word must match a word of the name, and the first
+/// ``MatchMode/fuzzy`` finds for the text in the scope, unranked, in the order the engine's
+/// word index gives them (SQLite: by id; ranking 22,000 close names in display order cost a
+/// `catalogue search` process 9 ms of its 16 at 1,000,000 products), so every typed word must match a word of the name, and the first
 /// letter of each must be right. Among them the closest are suggested, as above.
 ///
 /// ```swift
@@ -22,8 +22,8 @@
 extension CatalogueSearch {
     /// The most suggestions returned.
     public static let suggestionLimit = 5
-    /// The most products read for suggestions: the first the fuzzy mode finds, in the word
-    /// index's order.
+    /// The most products read for suggestions: the first the fuzzy mode finds, in the order the
+    /// word index gives them.
     public static let productCandidateLimit = 100
 
     /// Up to `limit` country names, aliases or capitals (as the scope reads them) close to `text`.

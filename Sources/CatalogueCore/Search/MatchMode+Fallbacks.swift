@@ -11,9 +11,6 @@ extension MatchMode {
     /// answers 3 or more, while shorter text is looked for in every key, which at a million rows
     /// costs more than the search that found nothing.
     ///
-    /// The CLI, the interactive mode and `catalogue serve`'s page count the text in these modes,
-    /// in the scope searched, and name the first that finds it.
-    ///
     /// ```swift
     /// MatchMode.prefix.fallbacks(for: "salvador")   // [.words, .contains]
     /// MatchMode.prefix.fallbacks(for: "sa")         // [.words]
@@ -28,6 +25,29 @@ extension MatchMode {
         guard modes.contains(.contains) else { return modes }
         let folded = Folding.fold(CatalogueSearch.normalizedText(text))
         return folded.unicodeScalars.count >= Self.shortestIndexedContainsText ? modes : modes.filter { $0 != .contains }
+    }
+
+    /// The first of ``fallbacks(for:)`` that finds `text`, by the counts `count` gives (in the
+    /// scope searched, capped or exact as the caller counts), with its count; nil when none
+    /// finds it. The CLI, the interactive mode and `catalogue serve`'s page name it under "No
+    /// items found".
+    ///
+    /// ```swift
+    /// let found = try catalogue.read { db in
+    ///     try MatchMode.prefix.firstFallback(for: "salvador") { mode in
+    ///         try db.fetchCount(CatalogueSearch.countries(matching: "salvador", mode: mode))
+    ///     }
+    /// }
+    /// // (mode: .words, count: 1): El Salvador
+    /// ```
+    public func firstFallback(
+        for text: String, counting count: (MatchMode) throws -> Int
+    ) rethrows -> (mode: MatchMode, count: Int)? {
+        for mode in fallbacks(for: text) {
+            let found = try count(mode)
+            if found > 0 { return (mode, found) }
+        }
+        return nil
     }
 
     /// The shortest folded text a contains search finds through its trigram index.

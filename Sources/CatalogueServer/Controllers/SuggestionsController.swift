@@ -7,7 +7,8 @@ import Hummingbird
 /// a country's name, alias or capital, or a product's name, as the scope reads them
 /// (`CatalogueSearch.suggestions(for:scope:in:limit:)`; a suggestion is a whole name, which any
 /// mode finds); and the first other match mode that finds the text in the scope
-/// (`MatchMode.fallbacks(for:)`) with its count, for "Match words to find 1 country".
+/// (`MatchMode.firstFallback(for:counting:)`) with its count, for "Match words to find 1
+/// country".
 ///
 /// Kept in the result cache until the catalogue changes: the page asks again each time a
 /// search it shows finds nothing.
@@ -53,21 +54,18 @@ struct SuggestionsController<R: ServedRecord>: Sendable {
         let names = try await cache.value(for: AnyHashable(Key(text: text, scope: scope))) {
             try await catalogue.read { db in try R.suggestions(for: text, scope: scope, in: db) }
         }
-        let fallbacks: [(mode: MatchMode, request: FetchRequest<R>)]
-        do {
-            fallbacks = try (text.isEmpty ? [] : search.mode.fallbacks(for: text)).map { mode in
-                (mode, try R.searchRequest(matching: text, scope: scope, mode: mode))
-            }
-        } catch {
-            throw APIError.badRequest(String(describing: error))
-        }
         let cache = self.cache
-        let foundWith = try await catalogue.read { db -> FoundWith? in
-            for fallback in fallbacks {
-                let count = try cache.count(fallback.request, in: db)
-                if count > 0 { return FoundWith(match: fallback.mode, count: count) }
-            }
-            return nil
+        let mode = search.mode
+        let foundWith = text.isEmpty ? nil : try await catalogue.read { db -> FoundWith? in
+            try mode.firstFallback(for: text) { other in
+                let request: FetchRequest<R>
+                do {
+                    request = try R.searchRequest(matching: text, scope: scope, mode: other)
+                } catch {
+                    throw APIError.badRequest(String(describing: error))
+                }
+                return try cache.count(request, in: db)
+            }.map { FoundWith(match: $0.mode, count: $0.count) }
         }
         return JSONBody.response(Suggestions(suggestions: names, foundWith: foundWith))
     }
