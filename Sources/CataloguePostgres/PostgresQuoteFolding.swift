@@ -39,7 +39,8 @@ enum PostgresQuoteFolding {
         }
         let marks = "[" + String(Folding.quoteMarks.keys.map(Character.init)) + "]"
         var changed = 0
-        for (table, column) in pairs where !CatalogueEntity.catalogueTables.contains(table) {
+        let catalogueTables = CatalogueEntity.catalogueTables
+        for (table, column) in pairs where !catalogueTables.contains(table) {
             let (name, value, key) = (quoted(table), quoted(column), quoted(column + "_key"))
             let sql = "SELECT ctid::text, \(value), \(key) FROM \(name) WHERE \(key) ~ $1"
             for row in try runner.rows(SQLFragment(sql, [.text(marks)])) {

@@ -30,7 +30,8 @@ enum SQLiteQuoteFolding {
         let pattern = "*[" + String(Folding.quoteMarks.keys.map(Character.init)) + "]*"
         let fold = SQLiteDialect.foldFunctionName
         var changed = 0
-        for table in tables where !CatalogueEntity.catalogueTables.contains(table) {
+        let catalogueTables = CatalogueEntity.catalogueTables
+        for table in tables where !catalogueTables.contains(table) {
             let columns: [String] = try db.fetchAll("SELECT name FROM pragma_table_info(?)", [table]) { try $0.decode(String.self, at: 0) }
             let names = Set(columns)
             for column in columns where names.contains(column + "_key") {

@@ -125,7 +125,7 @@ extension FetchRequest {
         }
         if let (key, longestNeedle) = splitContainsKey(dialect: dialect) {
             try appendContainsPageParts(
-                key: key, boundInsideMatches: longestNeedle >= 3, resultColumns: resultColumns, compiler: compiler,
+                key: key, boundInsideMatches: longestNeedle >= MatchMode.shortestTrigramText, resultColumns: resultColumns, compiler: compiler,
                 dialect: dialect, into: &sql)
             return
         }

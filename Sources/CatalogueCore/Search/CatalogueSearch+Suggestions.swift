@@ -12,8 +12,9 @@
 /// through the word index: the first ``productCandidateLimit`` products that
 /// ``MatchMode/fuzzy`` finds for the text in the scope, unranked, in the order the engine's
 /// word index gives them (SQLite: by id; ranking 22,000 close names in display order cost a
-/// `catalogue search` process 9 ms of its 16 at 1,000,000 products), so every typed word must match a word of the name, and the first
-/// letter of each must be right. Among them the closest are suggested, as above.
+/// `catalogue search` process 9 ms of its 16 at 1,000,000 products), so every typed word must
+/// match a word of the name, and the first letter of each must be right. Among them the
+/// closest are suggested, as above.
 ///
 /// ```swift
 /// let names = try catalogue.read { db in try CatalogueSearch.suggestions(for: "Columbia", scope: CountryScope.name, in: db) }

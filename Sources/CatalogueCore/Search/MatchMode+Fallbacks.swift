@@ -24,7 +24,7 @@ extension MatchMode {
         }
         guard modes.contains(.contains) else { return modes }
         let folded = Folding.fold(CatalogueSearch.normalizedText(text))
-        return folded.unicodeScalars.count >= Self.shortestIndexedContainsText ? modes : modes.filter { $0 != .contains }
+        return folded.unicodeScalars.count >= Self.shortestTrigramText ? modes : modes.filter { $0 != .contains }
     }
 
     /// The first of ``fallbacks(for:)`` that finds `text`, by the counts `count` gives (in the
@@ -50,6 +50,7 @@ extension MatchMode {
         return nil
     }
 
-    /// The shortest folded text a contains search finds through its trigram index.
-    static let shortestIndexedContainsText = 3
+    /// The shortest folded text that holds a trigram: a contains search for it looks its
+    /// candidates up in the trigram index; a shorter one reads keys in order.
+    package static let shortestTrigramText = 3
 }
