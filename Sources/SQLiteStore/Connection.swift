@@ -33,6 +33,8 @@ public final class Connection {
     /// Values computed from the database, with the change state they were computed at
     /// (``remembered(_:_:)``).
     var rememberedValues: [String: (state: RememberedState, value: Any)] = [:]
+    /// What the progress handler asks while ``stoppable(when:every:_:)`` runs.
+    var stopCheck: StopCheck?
 
     /// How many statements this connection has compiled (cached or not), since it was opened.
     ///
