@@ -60,6 +60,15 @@ struct JSONErrorMiddlewareTests {
         #expect(line.metadata["path"]?.description == "/api/countries")
     }
 
+    @Test("A request whose task was cancelled (its read stopped): 503 with Retry-After, no error logged")
+    func cancelled() async throws {
+        let answer = try await Self.answer(to: CancellationError())
+        #expect(answer.status == .serviceUnavailable)
+        #expect(answer.headers[.retryAfter] == "1")
+        #expect(answer.body == #"{"error":"the request was cancelled before it could be answered; try again"}"#)
+        #expect(answer.logs.all.allSatisfy { $0.level < .error })
+    }
+
     @Test("Any other failure, of the engine or not: 500 without Retry-After, the reason in the log only")
     func internalError() async throws {
         for error: any Error in [EngineFailure(isDatabaseUnavailable: false), CocoaError(.fileWriteOutOfSpace)] {
