@@ -83,3 +83,13 @@ func preparedSearchExample(catalogue: Catalogue) throws {
         print(typed, results.summary)
     }
 }
+
+func cancelledSearchExample(catalogue: Catalogue) async throws {
+    let search = try catalogue.prepareSearch(countries: .name)
+    var running: Task<SearchResults<Country>, any Error>?
+    for typed in ["c", "co", "colo"] {
+        running?.cancel()                        // the search of the keystroke before stops
+        running = Task { try await search.search(typed) }
+    }
+    print("colo", try await running!.value.summary)  // colo 1 item found
+}

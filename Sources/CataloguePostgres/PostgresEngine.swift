@@ -136,6 +136,10 @@ public final class PostgresEngine: CatalogueEngine {
     }
 
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
+        // A write runs to its end, even one started inside a cancelled async read's body.
+        let cancellation = ReadCancellation.current
+        ReadCancellation.current = nil
+        defer { ReadCancellation.current = cancellation }
         var change: DatabaseChange?
         var stagedTables: Set<String> = []
         let result = try inTransaction("BEGIN") { session in

@@ -63,8 +63,10 @@ struct PostgresStatementRunner: Sendable {
 
     /// Runs `operation` through the blocking bridge with the statement deadline, turning
     /// postgres-nio's errors into the engine's. On the pool, a statement that waits a while
-    /// checks that the host answers at all (``HostProbe``).
+    /// checks that the host answers at all (``HostProbe``). The statement of an `async` read
+    /// whose task has been cancelled is not started (``ReadCancellation``).
     func run<T: Sendable>(what: @autoclosure () -> String, _ operation: @escaping @Sendable () async throws -> T) throws -> T {
+        if ReadCancellation.current?.isCancelled == true { throw CancellationError() }
         var probe: HostProbe?
         if case .pool(let pool) = target { probe = pool.probe }
         do {

@@ -172,17 +172,33 @@ public final class SQLiteEngine: CatalogueEngine {
     // MARK: - CatalogueEngine
 
     public func read<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
+        let cancellation = readCancellation
         if let readers, !isWritingOnCurrentThread {
-            return try readers.withReader { db in try db.readTransaction { try body(db) } }
+            return try readers.withReader { db in
+                try Self.stopping(db, when: cancellation) { try db.readTransaction { try body(db) } }
+            }
         }
-        return try database.read { try body($0) }
+        return try database.read { db in try Self.stopping(db, when: cancellation) { try body(db) } }
     }
 
     public func reading<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
+        let cancellation = readCancellation
         if let readers, !isWritingOnCurrentThread {
-            return try readers.withReader { try body($0) }
+            return try readers.withReader { db in try Self.stopping(db, when: cancellation) { try body(db) } }
         }
-        return try database.inDatabase { try body($0) }
+        return try database.inDatabase { db in try Self.stopping(db, when: cancellation) { try body(db) } }
+    }
+
+    /// The cancellation of the `async` read the calling thread runs (``ReadCancellation``), read
+    /// before the connection is taken; nil for any other read, and for a read inside a write.
+    private var readCancellation: ReadCancellation? {
+        isWritingOnCurrentThread ? nil : ReadCancellation.current
+    }
+
+    /// Runs `body` on `db` so that its statements stop once `cancellation` is set.
+    private static func stopping<T>(_ db: Connection, when cancellation: ReadCancellation?, _ body: () throws -> T) throws -> T {
+        guard let cancellation else { return try body() }
+        return try db.stoppable(when: { cancellation.isCancelled }, body)
     }
 
     /// The first write checks the file with `PRAGMA quick_check` inside its transaction and

@@ -2,12 +2,6 @@ import CatalogueCore
 import Dispatch
 import SQLiteStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Read-only connections to one database file, so that reads run in parallel with each other
 /// and beside the writer: in write-ahead-logging mode a reader sees the last commit while a
 /// write (a long import) holds the write lock.
@@ -104,41 +98,19 @@ final class PooledReader: @unchecked Sendable {
     /// The reader the calling thread is using, if any: a per-thread slot (not a task-local,
     /// which a task started inside a read would inherit on another thread).
     static var current: PooledReader? {
-        get {
-            guard let pointer = pthread_getspecific(currentKey.key) else { return nil }
-            return Unmanaged<PooledReader>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        set {
-            pthread_setspecific(currentKey.key, newValue.map { Unmanaged.passUnretained($0).toOpaque() })
-        }
+        get { slot.value }
+        set { slot.value = newValue }
     }
 
-    private static let currentKey = ThreadSlotKey()
-}
-
-/// A pthread key, created once.
-final class ThreadSlotKey: Sendable {
-    let key: pthread_key_t
-
-    init() {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        self.key = key
-    }
+    private static let slot = ThreadSlot<PooledReader>()
 }
 
 /// The engine whose write the calling thread is running, if any (a per-thread slot).
 enum WritingEngine {
-    private static let key = ThreadSlotKey()
+    private static let slot = ThreadSlot<SQLiteEngine>()
 
     static var current: SQLiteEngine? {
-        get {
-            guard let pointer = pthread_getspecific(key.key) else { return nil }
-            return Unmanaged<SQLiteEngine>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        set {
-            pthread_setspecific(key.key, newValue.map { Unmanaged.passUnretained($0).toOpaque() })
-        }
+        get { slot.value }
+        set { slot.value = newValue }
     }
 }

@@ -115,9 +115,9 @@ struct DocumentationExamplesTests {
         ] + [lines.count > 11 ? lines[11] : ""])
         #expect(lines.count > 11 && lines[11].hasPrefix("[\"iPad\", \"iPad mini\", \"iPhone\""))
         #expect(lines.dropFirst(12).prefix(4) == ["0", "1 item found", "[\"A\", \"B\", \"C\", \"D\", \"E\", \"F\", \"G\", \"H\", \"I\", \"J\", \"K\", \"L\", \"M\", \"N\", \"O\", \"P\", \"Q\", \"R\", \"S\", \"T\", \"U\", \"V\", \"W\", \"Y\", \"Z\"]", "Afghanistan"])
-        #expect(lines.suffix(8) == [
+        #expect(lines.suffix(9) == [
             "[\"Philippines\"]", "words: 1", "[\"Lampe Berger\", \"Lampenschirm\", \"Desk Lampe\", \"Lamp\", \"Amber lamp\"]",
-            "c 9 items found", "cr 3 items found", "cré 2 items found",
+            "c 9 items found", "cr 3 items found", "cré 2 items found", "colo 1 item found",
             "created shop.sqlite with 2 products", "created shop.sqlite",
         ])
     }

@@ -5,6 +5,13 @@ import Dispatch
 /// server's event loop ever waits on the database. Rows are decoded on that thread, off the
 /// caller's actor.
 ///
+/// The reads stop when their task is cancelled, and throw `CancellationError`: a search field
+/// that starts a search at every keystroke and cancels the one before leaves no stale search
+/// running. SQLite stops the running statement within about a thousand of its instructions
+/// (microseconds); PostgreSQL lets the running statement end and starts no further one. A task
+/// cancelled before the call reads nothing. Writes and imports, once started, run to their end,
+/// all of them or none.
+///
 /// ```swift
 /// @MainActor
 /// func showResults(for text: String) async throws {
@@ -13,9 +20,10 @@ import Dispatch
 /// }
 /// ```
 extension Catalogue {
-    /// Async form of ``read(_:)``.
+    /// Async form of ``read(_:)``. Stops when its task is cancelled, throwing `CancellationError`
+    /// (see the extension's notes on cancellation).
     public func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogueReading) throws -> T) async throws -> T {
-        try await offload { try self.read(body) }
+        try await offloadRead { try self.read(body) }
     }
 
     /// Async form of ``write(_:)``.
@@ -24,31 +32,34 @@ extension Catalogue {
         try await offload { try self.write(body) }
     }
 
-    /// Async form of ``search(_:limit:offset:count:)``.
+    /// Async form of ``search(_:limit:offset:count:)``. Stops when its task is cancelled,
+    /// throwing `CancellationError`: cancel the search of the keystroke before.
     public func search<R: Record>(
         _ request: FetchRequest<R>, limit: Int? = nil, offset: Int? = nil, count: CountLimit = .exact
     ) async throws -> SearchResults<R> {
-        try await offload { try self.search(request, limit: limit, offset: offset, count: count) }
+        try await offloadRead { try self.search(request, limit: limit, offset: offset, count: count) }
     }
 
-    /// Async form of ``fetch(_:)``.
+    /// Async form of ``fetch(_:)``. Stops when its task is cancelled, throwing `CancellationError`.
     public func fetch<R: Record>(_ request: FetchRequest<R>) async throws -> [R] {
-        try await offload { try self.fetch(request) }
+        try await offloadRead { try self.fetch(request) }
     }
 
-    /// Async form of ``fetchCount(_:)``.
+    /// Async form of ``fetchCount(_:)``. Stops when its task is cancelled, throwing
+    /// `CancellationError`.
     public func fetchCount<R: Record>(_ request: FetchRequest<R>) async throws -> Int {
-        try await offload { try self.fetchCount(request) }
+        try await offloadRead { try self.fetchCount(request) }
     }
 
-    /// Async form of ``fetchIDs(_:)``.
+    /// Async form of ``fetchIDs(_:)``. Stops when its task is cancelled, throwing
+    /// `CancellationError`.
     public func fetchIDs<R: Record>(_ request: FetchRequest<R>) async throws -> [Int64] {
-        try await offload { try self.fetchIDs(request) }
+        try await offloadRead { try self.fetchIDs(request) }
     }
 
     /// Async form of ``record(_:id:)``.
     public func record<R: Record>(_ type: R.Type, id: Int64) async throws -> R? {
-        try await offload { try self.record(type, id: id) }
+        try await offloadRead { try self.record(type, id: id) }
     }
 
     /// Async form of ``importRecords(_:from:options:progress:skipped:)``: the import runs on a
@@ -72,7 +83,7 @@ extension Catalogue {
 
     /// Async form of ``productTypes()``.
     public func productTypes() async throws -> [String] {
-        try await offload { try self.productTypes() }
+        try await offloadRead { try self.productTypes() }
     }
 }
 
@@ -92,6 +103,34 @@ package func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) as
             continuation.resume(with: Result { try body() })
         }
     }
+}
+
+/// ``offload(_:)`` for a read that stops when the awaiting task is cancelled: the thread running
+/// `body` holds a ``ReadCancellation`` (``ReadCancellation/current``) that the task's
+/// cancellation sets and the engine looks at. A task cancelled before the call, or while the
+/// read runs, gets `CancellationError`, whatever the read had done by then.
+///
+/// ```swift
+/// let count = try await offloadRead { try catalogue.fetchCount(request) }
+/// ```
+package func offloadRead<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try Task.checkCancellation()
+    let cancellation = ReadCancellation()
+    let result: Result<T, any Error> = await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+            blockingWorkQueue.async {
+                let outer = ReadCancellation.current
+                ReadCancellation.current = cancellation
+                let result = Result { try body() }
+                ReadCancellation.current = outer
+                continuation.resume(returning: result)
+            }
+        }
+    } onCancel: {
+        cancellation.cancel()
+    }
+    if cancellation.isCancelled { throw CancellationError() }
+    return try result.get()
 }
 
 /// A value handed from the caller to the thread that runs the work: the caller gave it up

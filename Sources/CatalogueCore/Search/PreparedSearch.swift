@@ -101,18 +101,20 @@ public final class PreparedSearch<R: Record>: Sendable {
         }
     }
 
-    /// Async form of ``fetch(_:)``: runs off the caller's thread.
+    /// Async form of ``fetch(_:)``: runs off the caller's thread, and stops when its task is
+    /// cancelled, throwing `CancellationError`.
     public func fetch(_ text: String) async throws -> [R] {
-        try await offload { try self.fetch(text) }
+        try await offloadRead { try self.fetch(text) }
     }
 
-    /// Async form of ``search(_:)``: runs off the caller's thread.
+    /// Async form of ``search(_:)``: runs off the caller's thread, and stops when its task is
+    /// cancelled, throwing `CancellationError` (cancel the search of the keystroke before).
     ///
     /// ```swift
     /// let results = try await search.search(typed)
     /// ```
     public func search(_ text: String) async throws -> SearchResults<R> {
-        try await offload { try self.search(text) }
+        try await offloadRead { try self.search(text) }
     }
 
     /// The request for `text`, limited to ``limit``: what ``fetch(_:)-8i7to`` and ``search(_:)-5fmmy`` run.

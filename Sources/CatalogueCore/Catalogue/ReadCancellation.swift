@@ -1,0 +1,38 @@
+import Synchronization
+
+/// Whether the task awaiting an `async` read has been cancelled, as the thread running the read
+/// sees it.
+///
+/// The `async` reads of ``Catalogue`` and ``PreparedSearch`` run their work on a thread of
+/// their own, which holds one of these in ``current`` while it runs; the awaiting task's
+/// cancellation sets it. The engines look at it while they read: SQLite stops the running
+/// statement (a progress check every thousand or so of its instructions), PostgreSQL starts no
+/// further statement. The call then throws `CancellationError`. Writes never look at it: once
+/// started, a write runs to its end, all of it or none.
+///
+/// ```swift
+/// if ReadCancellation.current?.isCancelled == true { throw CancellationError() }
+/// ```
+package final class ReadCancellation: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+
+    package init() {}
+
+    /// Whether the awaiting task has been cancelled.
+    package var isCancelled: Bool {
+        cancelled.load(ordering: .relaxed)
+    }
+
+    /// Marks the read cancelled (from the task's cancellation handler, on any thread).
+    package func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+    }
+
+    /// The cancellation of the `async` read the calling thread runs, if it runs one.
+    package static var current: ReadCancellation? {
+        get { slot.value }
+        set { slot.value = newValue }
+    }
+
+    private static let slot = ThreadSlot<ReadCancellation>()
+}
