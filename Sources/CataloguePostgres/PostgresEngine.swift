@@ -173,12 +173,22 @@ public final class PostgresEngine: CatalogueEngine {
             do {
                 result = try body(session)
             } catch {
-                try? session.runner.execute("ROLLBACK")
+                try? Self.ending(session, with: "ROLLBACK")
                 throw error
             }
-            try session.runner.execute("COMMIT")
+            try Self.ending(session, with: "COMMIT")
             return result
         }
+    }
+
+    /// Ends a transaction with `statement` (COMMIT or ROLLBACK), also for an `async` read whose
+    /// task was cancelled meanwhile, which starts no other statement (``ReadCancellation``): the
+    /// connection goes back to the pool outside any transaction.
+    private static func ending(_ session: PostgresSession, with statement: String) throws {
+        let cancellation = ReadCancellation.current
+        ReadCancellation.current = nil
+        defer { ReadCancellation.current = cancellation }
+        try session.runner.execute(statement)
     }
 
     /// Records that this transaction is this catalogue's: its connection's backend (for

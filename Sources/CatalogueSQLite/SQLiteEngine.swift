@@ -174,8 +174,9 @@ public final class SQLiteEngine: CatalogueEngine {
     public func read<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
         let cancellation = readCancellation
         if let readers, !isWritingOnCurrentThread {
+            // Stopped inside the transaction, so that its end is never interrupted.
             return try readers.withReader { db in
-                try Self.stopping(db, when: cancellation) { try db.readTransaction { try body(db) } }
+                try db.readTransaction { try Self.stopping(db, when: cancellation) { try body(db) } }
             }
         }
         return try database.read { db in try Self.stopping(db, when: cancellation) { try body(db) } }

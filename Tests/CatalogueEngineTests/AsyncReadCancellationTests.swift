@@ -43,6 +43,11 @@ struct AsyncReadCancellationTests {
         await #expect(throws: CancellationError.self) { try await reader.value }
         #expect(try await catalogue.fetchCount(request) == 3_000)
         #expect(try await catalogue.search(request, limit: 5).records.count == 5)
+        // The stopped read's transaction ended: every connection sees the next commit.
+        try await catalogue.write { db in try db.insert(Product(name: "Widget 3001", type: "part")) }
+        for _ in 1...10 {
+            #expect(try await catalogue.read { db in try db.fetchCount(request) } == 3_001)
+        }
     }
 
     @Test("A task cancelled before it reads gets CancellationError, and its body never runs", arguments: EngineUnderTest.all)

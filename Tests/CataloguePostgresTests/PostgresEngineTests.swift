@@ -103,6 +103,34 @@ struct PostgresEngineTests {
             == PostgresResources.migrations.map { $0.identifier + "\n" }.joined())
     }
 
+    @Test("An async read cancelled inside its transaction still ends it: no connection goes back to the pool in a transaction")
+    func cancelledReadEndsItsTransaction() async throws {
+        let database = try database()
+        let catalogue = try await offThread { try Catalogue.connect(to: database.url) }
+        let request = CatalogueSearch.countries(matching: "a", mode: .contains)
+        let (counting, countingStarted) = AsyncStream.makeStream(of: Void.self)
+        let reader = Task {
+            try await catalogue.read { db in
+                // Each count is a statement of the read's transaction; the loop ends only when one
+                // is refused because the task was cancelled.
+                var first = true
+                while true {
+                    _ = try db.fetchCount(request)
+                    if first { countingStarted.yield() }
+                    first = false
+                }
+            }
+        }
+        for await _ in counting { break }
+        reader.cancel()
+        await #expect(throws: CancellationError.self) { try await reader.value }
+        let inTransaction = try await offThread {
+            try database.psql(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'")
+        }
+        #expect(inTransaction == "0\n")
+    }
+
     @Test("An import, and a bulk upsert staged by COPY, leave nothing in the GIN indexes' pending lists, which every search would read until autovacuum",
           arguments: ["import", "upsert(contentsOf:)"])
     func bulkWritesMergePendingIndexEntries(write: String) throws {
