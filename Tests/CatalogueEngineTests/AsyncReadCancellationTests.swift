@@ -15,9 +15,11 @@ struct AsyncReadCancellationTests {
         return catalogue
     }
 
+    // Ten minutes: the limit catches a read that is never stopped (its body would count forever),
+    // and with every suite in one process a test can wait minutes for a thread before it starts.
     @Test(
         "A read whose task is cancelled stops (here a body that counts forever) and throws CancellationError; the catalogue reads on",
-        .timeLimit(.minutes(2)), arguments: EngineUnderTest.all)
+        .timeLimit(.minutes(10)), arguments: EngineUnderTest.all)
     func cancelledWhileReading(engine: EngineUnderTest) async throws {
         let catalogue = try catalogue(engine)
         let request = CatalogueSearch.products(matching: "dget", mode: .contains)

@@ -9,7 +9,9 @@ struct ConnectionStoppableTests {
     /// A statement that never ends on its own: it counts up forever.
     static let endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
 
-    @Test("A running statement stops with SQLITE_INTERRUPT once asked; the connection then runs statements as before", .timeLimit(.minutes(1)))
+    // Ten minutes: the limit catches a statement that is never stopped (it would run forever), and
+    // with every suite in one process a test can wait minutes for a thread before it starts.
+    @Test("A running statement stops with SQLITE_INTERRUPT once asked; the connection then runs statements as before", .timeLimit(.minutes(10)))
     func stopsARunningStatement() throws {
         let db = try Connection(path: ":memory:")
         let stop = AtomicFlag()
