@@ -6,8 +6,8 @@ import Logging
 /// Every failure becomes `{"error": "…"}` with its status: the API's own errors as they are,
 /// Hummingbird's (no route, body too large) with a message of ours, a database out of reach
 /// (``DatabaseAvailabilityError``: a PostgreSQL server that is down or restarting) and a
-/// cancelled request (its read stopped with it) a 503 with `Retry-After`, anything else a 500; neither names the database, SQL or a stack (the detail
-/// goes to the log).
+/// cancelled request (its read stopped with it) a 503 with `Retry-After`, anything else a 500;
+/// neither names the database, SQL or a stack (the detail goes to the log).
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 
