@@ -137,9 +137,11 @@ public final class PostgresEngine: CatalogueEngine {
 
     public func write<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
         // A write runs to its end, even one started inside a cancelled async read's body.
-        let cancellation = ReadCancellation.current
-        ReadCancellation.current = nil
-        defer { ReadCancellation.current = cancellation }
+        try ReadCancellation.with(nil) { try writing(body) }
+    }
+
+    /// ``write(_:)``, with no read to stop.
+    private func writing<T>(_ body: (any CatalogueWriting) throws -> T) throws -> T {
         var change: DatabaseChange?
         var stagedTables: Set<String> = []
         let result = try inTransaction("BEGIN") { session in
@@ -185,10 +187,7 @@ public final class PostgresEngine: CatalogueEngine {
     /// task was cancelled meanwhile, which starts no other statement (``ReadCancellation``): the
     /// connection goes back to the pool outside any transaction.
     private static func ending(_ session: PostgresSession, with statement: String) throws {
-        let cancellation = ReadCancellation.current
-        ReadCancellation.current = nil
-        defer { ReadCancellation.current = cancellation }
-        try session.runner.execute(statement)
+        try ReadCancellation.with(nil) { try session.runner.execute(statement) }
     }
 
     /// Records that this transaction is this catalogue's: its connection's backend (for

@@ -172,8 +172,9 @@ public final class SQLiteEngine: CatalogueEngine {
     // MARK: - CatalogueEngine
 
     public func read<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
-        let cancellation = readCancellation
-        if let readers, !isWritingOnCurrentThread {
+        let writing = isWritingOnCurrentThread
+        let cancellation = writing ? nil : ReadCancellation.current
+        if let readers, !writing {
             // Stopped inside the transaction, so that its end is never interrupted.
             return try readers.withReader { db in
                 try db.readTransaction { try Self.stopping(db, when: cancellation) { try body(db) } }
@@ -183,20 +184,17 @@ public final class SQLiteEngine: CatalogueEngine {
     }
 
     public func reading<T>(_ body: (any CatalogueReading) throws -> T) throws -> T {
-        let cancellation = readCancellation
-        if let readers, !isWritingOnCurrentThread {
+        let writing = isWritingOnCurrentThread
+        let cancellation = writing ? nil : ReadCancellation.current
+        if let readers, !writing {
             return try readers.withReader { db in try Self.stopping(db, when: cancellation) { try body(db) } }
         }
         return try database.inDatabase { db in try Self.stopping(db, when: cancellation) { try body(db) } }
     }
 
-    /// The cancellation of the `async` read the calling thread runs (``ReadCancellation``), read
+    /// Runs `body` on `db` so that its statements stop once `cancellation` is set: the
+    /// cancellation of the `async` read the calling thread runs (``ReadCancellation``), read
     /// before the connection is taken; nil for any other read, and for a read inside a write.
-    private var readCancellation: ReadCancellation? {
-        isWritingOnCurrentThread ? nil : ReadCancellation.current
-    }
-
-    /// Runs `body` on `db` so that its statements stop once `cancellation` is set.
     private static func stopping<T>(_ db: Connection, when cancellation: ReadCancellation?, _ body: () throws -> T) throws -> T {
         guard let cancellation else { return try body() }
         return try db.stoppable(when: { cancellation.isCancelled }, body)

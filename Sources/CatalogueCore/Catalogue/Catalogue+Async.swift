@@ -116,21 +116,18 @@ package func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) as
 package func offloadRead<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try Task.checkCancellation()
     let cancellation = ReadCancellation()
-    let result: Result<T, any Error> = await withTaskCancellationHandler {
-        await withCheckedContinuation { continuation in
-            blockingWorkQueue.async {
-                let outer = ReadCancellation.current
-                ReadCancellation.current = cancellation
-                let result = Result { try body() }
-                ReadCancellation.current = outer
-                continuation.resume(returning: result)
-            }
+    do {
+        let value = try await withTaskCancellationHandler {
+            try await offload { try ReadCancellation.with(cancellation, body) }
+        } onCancel: {
+            cancellation.cancel()
         }
-    } onCancel: {
-        cancellation.cancel()
+        if cancellation.isCancelled { throw CancellationError() }
+        return value
+    } catch {
+        // The engine's own error for a stopped statement (SQLITE_INTERRUPT) says only that.
+        throw cancellation.isCancelled ? CancellationError() : error
     }
-    if cancellation.isCancelled { throw CancellationError() }
-    return try result.get()
 }
 
 /// A value handed from the caller to the thread that runs the work: the caller gave it up

@@ -30,8 +30,20 @@ package final class ReadCancellation: Sendable {
 
     /// The cancellation of the `async` read the calling thread runs, if it runs one.
     package static var current: ReadCancellation? {
-        get { slot.value }
-        set { slot.value = newValue }
+        slot.value
+    }
+
+    /// Runs `body` with `cancellation` as the calling thread's ``current`` (nil: no read to
+    /// stop, for a transaction's end or a write), then puts back the one before.
+    ///
+    /// ```swift
+    /// try ReadCancellation.with(nil) { try runner.execute("ROLLBACK") }
+    /// ```
+    package static func with<T>(_ cancellation: ReadCancellation?, _ body: () throws -> T) rethrows -> T {
+        let outer = slot.value
+        slot.value = cancellation
+        defer { slot.value = outer }
+        return try body()
     }
 
     private static let slot = ThreadSlot<ReadCancellation>()

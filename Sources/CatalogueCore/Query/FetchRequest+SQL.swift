@@ -125,8 +125,8 @@ extension FetchRequest {
         }
         if let (key, longestNeedle) = splitContainsKey(dialect: dialect) {
             try appendContainsPageParts(
-                key: key, boundInsideMatches: longestNeedle >= MatchMode.shortestTrigramText, resultColumns: resultColumns, compiler: compiler,
-                dialect: dialect, into: &sql)
+                key: key, boundInsideMatches: longestNeedle >= MatchMode.shortestTrigramText, resultColumns: resultColumns,
+                compiler: compiler, dialect: dialect, into: &sql)
             return
         }
         guard let relevance = sortDescriptors.firstIndex(where: { $0.column == nil }) else {
