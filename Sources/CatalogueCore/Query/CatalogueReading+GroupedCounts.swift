@@ -1,7 +1,9 @@
 extension CatalogueReading {
     /// How many records `request` matches for each value of `column` (limit, offset and order
     /// ignored), counted without loading them: one statement, whatever the number of values.
-    /// Values are keyed as stored in `column` (NULL left out).
+    /// Values are keyed as stored in `column` (NULL left out). `column` names a column a predicate
+    /// may name (``RecordSchema/qualifiedColumns``: `id`, a stored column or a key column);
+    /// anything else throws ``FetchRequestError/unknownColumn(_:table:known:)`` and reads nothing.
     ///
     /// ```swift
     /// try db.fetchCounts(CatalogueSearch.products(matching: "ip"), groupedBy: "type_key")
@@ -12,7 +14,10 @@ extension CatalogueReading {
         unordered.sortDescriptors = []
         unordered.fetchLimit = nil
         unordered.fetchOffset = 0
-        let matches = try unordered.select("\(R.schema.table).\(column) AS grouped_value", in: dialect)
+        guard let qualified = R.schema.qualifiedColumns[column] else {
+            throw FetchRequestError.unknownColumn(column, table: R.schema.table, known: R.schema.selection)
+        }
+        let matches = try unordered.select("\(qualified) AS grouped_value", in: dialect)
         var sql = SQLFragment("SELECT grouped_value, count(*) FROM (")
         sql += matches
         sql += SQLFragment(") AS matches GROUP BY grouped_value")
