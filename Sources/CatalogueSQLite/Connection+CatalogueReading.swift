@@ -88,12 +88,12 @@ extension Connection: CatalogueWriting {
         _ body: (_ id: Int64, _ first: Unicode.Scalar?, _ foldedFirst: Unicode.Scalar?) -> Void
     ) throws {
         let schema = R.schema
-        let keyColumn = schema.keyColumn(for: column) ?? column
+        let qualified = try schema.qualifiedColumn(column)
+        let qualifiedKey = try schema.qualifiedColumn(schema.keyColumn(for: column) ?? column)
         var unlimited = try resolvingTypos(in: request)
         unlimited.fetchLimit = nil
         unlimited.fetchOffset = 0
-        let sql = try unlimited.select(
-            "\(schema.qualifiedID), \(schema.table).\(column), \(schema.table).\(keyColumn)", in: plannedDialect(for: unlimited))
+        let sql = try unlimited.select("\(schema.qualifiedID), \(qualified), \(qualifiedKey)", in: plannedDialect(for: unlimited))
         try forEachRow(sql.sql, StatementArguments(sql.arguments)) { row in
             let statement = row.statement
             body(statement.int64(at: 0), statement.firstScalar(at: 1), statement.firstScalar(at: 2))

@@ -177,4 +177,29 @@ struct SectionedResultsControllerTests {
         #expect(controller.sections[0].name == "")
         #expect(controller.fetchedCount == (try catalogue.records(FetchRequest<Product>(predicate: .equals("type", "device"))).count))
     }
+
+    @Test("Sectioned by a named column: the capital's initials; text that is no column is refused, never read", arguments: EngineUnderTest.all)
+    func byNamedColumn(engine: EngineUnderTest) throws {
+        let catalogue = try engine.sharedSeededCatalogue()
+        let request = FetchRequest<Country>(predicate: .equals("continent", "Europe"), sortDescriptors: FetchSortDescriptor.byName)
+        let byCapital = SectionedResultsController(catalogue: catalogue, fetchRequest: request, sectioning: .byColumn("capital"))
+        try byCapital.performFetch()
+        let europe = try catalogue.records(request)
+        #expect(byCapital.fetchedCount == europe.count)
+        let initials = Set(europe.compactMap { $0.capital.flatMap { Folding.fold($0).first }.map { String($0).uppercased() } })
+        #expect(Set(byCapital.sections.map(\.name)).isSuperset(of: initials.filter { ("A"..."Z").contains($0) }))
+        // Spliced into the section statement, these would read another table, one character
+        // a row, as the section titles (the first on SQLite, the second on PostgreSQL).
+        let hostile = [
+            "name, substr((SELECT group_concat(name) FROM product), country.id, 1)",
+            "name, 1), (SELECT string_agg(name, ',') FROM product), left(country.name",
+            "colour", "",
+        ]
+        for column in hostile {
+            let controller = SectionedResultsController(catalogue: catalogue, fetchRequest: request, sectioning: .byColumn(column))
+            #expect(throws: FetchRequestError.unknownColumn(column, table: "country", known: Country.schema.selection)) {
+                try controller.performFetch()
+            }
+        }
+    }
 }

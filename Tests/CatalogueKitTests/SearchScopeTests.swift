@@ -107,21 +107,6 @@ struct SearchScopeTests {
         #expect(ranked.values.reduce(0, +) == (try catalogue.records(CatalogueSearch.products(matching: "ip", mode: .words)).count))
     }
 
-    @Test("Grouped counts refuse a column the table does not have, and read nothing with it")
-    func groupedCountsOfAnUnknownColumn() throws {
-        let request = CatalogueSearch.products(matching: "ip")
-        let products = try catalogue.records(request)
-        #expect(try catalogue.fetchCounts(request, groupedBy: "type") == Dictionary(grouping: products, by: \.type).mapValues(\.count))
-        #expect(try catalogue.fetchCounts(request, groupedBy: "name").values.reduce(0, +) == products.count)
-        // The third would read another table if it were spliced into the statement.
-        let otherTable = "type_key AS grouped_value FROM product UNION ALL SELECT (SELECT group_concat(code) FROM country)"
-        for column in ["colour", "", otherTable, "product.type"] {
-            #expect(throws: FetchRequestError.unknownColumn(column, table: "product", known: Product.schema.selection)) {
-                try catalogue.fetchCounts(request, groupedBy: column)
-            }
-        }
-    }
-
     @Test("Lookups: a country by its two-letter code in any case, a product by its id")
     func lookups() throws {
         let code = Country.entity.lookup

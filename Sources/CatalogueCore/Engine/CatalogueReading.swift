@@ -33,7 +33,8 @@ public protocol CatalogueReading {
     func record<R: Record>(_ type: R.Type, id: Int64) throws -> R?
     /// Calls `body` with the id of every record `request` describes, in its order, and the first
     /// character of `column` as stored and of its folded key (nil for NULL or empty), for
-    /// computing sections without loading records.
+    /// computing sections without loading records. `column` must be one a predicate may name
+    /// (``RecordSchema/qualifiedColumn(_:)``), else it throws ``FetchRequestError/unknownColumn(_:table:known:)``.
     func forEachSectionRow<R: Record>(
         _ request: FetchRequest<R>, column: String,
         _ body: (_ id: Int64, _ first: Unicode.Scalar?, _ foldedFirst: Unicode.Scalar?) -> Void
@@ -100,15 +101,12 @@ extension CatalogueReading {
         _ body: (_ id: Int64, _ first: Unicode.Scalar?, _ foldedFirst: Unicode.Scalar?) -> Void
     ) throws {
         let schema = R.schema
-        let keyColumn = schema.keyColumn(for: column) ?? column
+        let qualified = try schema.qualifiedColumn(column)
+        let qualifiedKey = try schema.qualifiedColumn(schema.keyColumn(for: column) ?? column)
         var unlimited = try resolvingTypos(in: request)
         unlimited.fetchLimit = nil
         unlimited.fetchOffset = 0
-        let columns = [
-            schema.qualifiedID,
-            dialect.sectionExpression("\(schema.table).\(column)"),
-            dialect.sectionExpression("\(schema.table).\(keyColumn)"),
-        ]
+        let columns = [schema.qualifiedID, dialect.sectionExpression(qualified), dialect.sectionExpression(qualifiedKey)]
         try forEachRow(try unlimited.select(columns.joined(separator: ", "), in: dialect)) { row in
             body(
                 try row.decodeInteger(at: 0),

@@ -14,10 +14,7 @@ extension CatalogueReading {
         unordered.sortDescriptors = []
         unordered.fetchLimit = nil
         unordered.fetchOffset = 0
-        guard let qualified = R.schema.qualifiedColumns[column] else {
-            throw FetchRequestError.unknownColumn(column, table: R.schema.table, known: R.schema.selection)
-        }
-        let matches = try unordered.select("\(qualified) AS grouped_value", in: dialect)
+        let matches = try unordered.select("\(try R.schema.qualifiedColumn(column)) AS grouped_value", in: dialect)
         var sql = SQLFragment("SELECT grouped_value, count(*) FROM (")
         sql += matches
         sql += SQLFragment(") AS matches GROUP BY grouped_value")

@@ -121,6 +121,10 @@ struct PredicateCompiler {
             guard schema.fullTextTable != nil else {
                 throw FetchRequestError.noFullTextTable(table: schema.table)
             }
+            // The names go into the engine's query text (an FTS5 column filter): only the schema's.
+            if let unknown = pattern.columns?.first(where: { !schema.fullTextColumns.contains($0) }) {
+                throw FetchRequestError.unknownColumn(unknown, table: schema.table, known: schema.fullTextColumns)
+            }
             switch fullTextCheck {
             case .match: try dialect.appendFullTextMatch(pattern, schema: schema, into: &sql)
             case .perRow: try dialect.appendFullTextCheck(pattern, schema: schema, countedIn: matchCountTable, into: &sql)
@@ -160,10 +164,7 @@ struct PredicateCompiler {
 
     /// `table.column` for a known column.
     func qualified(_ column: String) throws -> String {
-        guard let qualified = schema.qualifiedColumns[column] else {
-            throw FetchRequestError.unknownColumn(column, table: schema.table, known: schema.selection)
-        }
-        return qualified
+        try schema.qualifiedColumn(column)
     }
 
     /// What a comparison compares: a column, its stored key, or the column folded in the query,

@@ -122,6 +122,21 @@ public final class RecordSchema: Sendable {
     /// the key columns.
     public let qualifiedColumns: [String: String]
 
+    /// `table.column` for `column` when a predicate or sort may name it (``qualifiedColumns``);
+    /// throws ``FetchRequestError/unknownColumn(_:table:known:)`` for any other text, which
+    /// therefore never reaches a statement.
+    ///
+    /// ```swift
+    /// try Product.schema.qualifiedColumn("type_key")       // "product.type_key"
+    /// try Product.schema.qualifiedColumn("type) FROM …")   // throws unknownColumn
+    /// ```
+    public func qualifiedColumn(_ column: String) throws -> String {
+        guard let qualified = qualifiedColumns[column] else {
+            throw FetchRequestError.unknownColumn(column, table: table, known: selection)
+        }
+        return qualified
+    }
+
     /// The key column of `qualifiedKey` (`product.name_key` → `name_key`) when it is one of
     /// ``substringIndexedColumns``: on SQLite it has a trigram and a key range index, on
     /// PostgreSQL an index of its short substrings (``SQLDialect/appendContains(_:_:required:substringIndexed:into:)``).
