@@ -139,9 +139,11 @@ public struct PostgresDialect: SQLDialect {
         }
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count + 4)
-        for character in text {
-            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
+        // Scalar by scalar: `%` followed by a combining mark (or a joiner) is one Character, and
+        // still a wildcard to PostgreSQL.
+        for scalar in text.unicodeScalars {
+            if scalar == "%" || scalar == "_" || scalar == "\\" { escaped.unicodeScalars.append("\\") }
+            escaped.unicodeScalars.append(scalar)
         }
         return escaped
     }

@@ -27,6 +27,10 @@ struct PredicateLanguageTests {
         #expect(LikePattern("50%_[x]").globPattern == "50%_[[]x]")
         #expect(LikePattern("50%_\\\\").sqlLikePattern == "50\\%\\_\\\\")
         #expect(LikePattern("*land").literalPrefix == "")
+        // Scalar by scalar: a wildcard followed by a combining mark is one Character.
+        #expect(LikePattern("a*\u{301}").parts == [.literal("a"), .anyRun, .literal("\u{301}")])
+        #expect(Array(LikePattern("a\\*\u{301}[\u{301}").globPattern.unicodeScalars) == Array("a[*]\u{301}[[]\u{301}".unicodeScalars))
+        #expect(Array(LikePattern("%\u{200D}_\u{301}").sqlLikePattern.unicodeScalars) == Array("\\%\u{200D}\\_\u{301}".unicodeScalars))
     }
 
     @Test("LIKE[cd] reads the folded key's range for a literal prefix, then GLOB")

@@ -29,17 +29,19 @@ public struct LikePattern: Sendable, Hashable {
             if !literal.isEmpty { parts.append(.literal(literal)) }
             literal = ""
         }
-        for character in pattern {
+        // Scalar by scalar: a `*` followed by a combining mark is one Character, but still a
+        // wildcard to the engines, which read code points.
+        for scalar in pattern.unicodeScalars {
             if escaped {
-                literal.append(character)
+                literal.unicodeScalars.append(scalar)
                 escaped = false
                 continue
             }
-            switch character {
+            switch scalar {
             case "\\": escaped = true
             case "*": flush(); parts.append(.anyRun)
             case "?": flush(); parts.append(.anyCharacter)
-            default: literal.append(character)
+            default: literal.unicodeScalars.append(scalar)
             }
         }
         if escaped { literal.append("\\") }
@@ -61,8 +63,8 @@ public struct LikePattern: Sendable, Hashable {
             case .anyRun: "*"
             case .anyCharacter: "?"
             case .literal(let text):
-                text.map { character in
-                    character == "*" || character == "?" || character == "[" ? "[\(character)]" : String(character)
+                text.unicodeScalars.map { scalar in
+                    scalar == "*" || scalar == "?" || scalar == "[" ? "[\(scalar)]" : String(scalar)
                 }.joined()
             }
         }.joined()
@@ -76,8 +78,8 @@ public struct LikePattern: Sendable, Hashable {
             case .anyRun: "%"
             case .anyCharacter: "_"
             case .literal(let text):
-                text.map { character in
-                    character == "%" || character == "_" || character == "\\" ? "\\\(character)" : String(character)
+                text.unicodeScalars.map { scalar in
+                    scalar == "%" || scalar == "_" || scalar == "\\" ? "\\\(scalar)" : String(scalar)
                 }.joined()
             }
         }.joined()
