@@ -4,7 +4,9 @@ import SQLiteStore
 
 extension Connection {
     /// The key range indexes of this database (``SQLiteKeyRangeIndex``), found by their insert
-    /// triggers (`table_key_range_after_insert` on `table`).
+    /// triggers (`table_key_range_after_insert` on `table`). The table's and the key's names,
+    /// read from the file, go into statements unquoted: only plain ones (letters, digits,
+    /// underscores) are taken, as CatalogueKit names them.
     func keyRangeIndexes() throws -> [SQLiteKeyRangeIndex] {
         try remembered("key range indexes") {
             let suffix = SQLiteKeyRangeIndex.insertTriggerSuffix
@@ -17,6 +19,7 @@ extension Connection {
                       trigger.name.count > prefix.count + suffix.count
                 else { return nil }
                 let key = String(trigger.name.dropFirst(prefix.count).dropLast(suffix.count))
+                guard FullTextMembership.isPlainIdentifier(trigger.table), FullTextMembership.isPlainIdentifier(key) else { return nil }
                 return SQLiteKeyRangeIndex(recordTable: trigger.table, keyColumn: key)
             }
         }

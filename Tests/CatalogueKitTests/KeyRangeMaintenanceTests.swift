@@ -76,6 +76,24 @@ struct KeyRangeMaintenanceTests {
         #expect(try Self.checkIndex(of: catalogue) >= 600 / (2 * SQLiteKeyRangeIndex.keysPerRange))
     }
 
+    @Test("Only plainly named tables and keys are key range indexes: a trigger of another program, named like one, is left alone")
+    func plainNamesOnly() throws {
+        let catalogue = try emptyCatalogue()
+        // Named so, the table and key would go into CatalogueKit's statements unquoted.
+        let table = "odd; DELETE FROM product; --"
+        try catalogue.sqlite!.database.inDatabase { db in
+            try db.execute("""
+                CREATE TABLE "\(table)" (id INTEGER PRIMARY KEY, k TEXT);
+                CREATE TRIGGER "\(table)_k_range_after_insert" AFTER INSERT ON "\(table)" BEGIN SELECT 1; END;
+                CREATE TRIGGER "plain_k x_range_after_insert" AFTER INSERT ON product BEGIN SELECT 1; END
+                """)
+            #expect(try db.keyRangeIndexes().map(\.recordTable) == ["product"])
+        }
+        try catalogue.write { db in try db.upsert(Product(name: "Lamp", type: "t")) }
+        #expect(try Self.integer("SELECT count(*) FROM product", in: catalogue) == 1)
+        try Self.checkIndex(of: catalogue)
+    }
+
     @Test("Renames and deletes: the new keys are added, the old ones go when their range is rebuilt")
     func renamesAndDeletes() throws {
         var generator = SplitMix64(seed: SearchPropertyTests.seed ^ 0x22)

@@ -98,6 +98,7 @@ struct FullTextDeferral {
         let lastID: Int64 = try db.scalar("SELECT max(id) FROM \(table)") ?? 0
         guard lastID < Int64.max / 2 else { return nil }
         try db.execute("DROP TRIGGER \(SQLiteSchemaText.quoted(trigger.name))")
+        _ = try db.storedDefinition(trigger.sql, of: trigger.name)
         return FullTextDeferral(triggerName: trigger.name, triggerSQL: trigger.sql, catchUp: catchUp, lastIDBefore: lastID)
     }
 
@@ -127,6 +128,6 @@ struct FullTextDeferral {
                 try db.addKeysToRanges(index, insertedAfter: lastIDBefore)
             }
         }
-        try db.execute(triggerSQL)
+        try db.storedDefinition(triggerSQL, of: triggerName).execute()
     }
 }

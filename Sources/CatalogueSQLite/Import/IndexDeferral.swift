@@ -68,6 +68,7 @@ final class IndexDeferral {
         ) { (name: try $0.decode(String.self, at: 0), sql: try $0.decode(String.self, at: 1)) }
         for index in dropped {
             try db.execute("DROP INDEX \(SQLiteSchemaText.quoted(index.name))")
+            _ = try db.storedDefinition(index.sql, of: index.name)
         }
     }
 
@@ -77,7 +78,7 @@ final class IndexDeferral {
         guard !dropped.isEmpty else { return }
         try Self.withSortBuffer(on: db) {
             for index in dropped {
-                try db.execute(index.sql)
+                try db.storedDefinition(index.sql, of: index.name).execute()
             }
         }
         dropped = []

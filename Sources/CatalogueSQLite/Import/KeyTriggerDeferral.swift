@@ -33,6 +33,8 @@ import SQLiteStore
 /// try keys?.resume(on: db)
 /// ```
 final class KeyTriggerDeferral {
+    /// The trigger's name.
+    let triggerName: String
     /// The trigger's SQL, as `sqlite_master` stored it.
     let triggerSQL: String
     /// The positions of the key columns among a record's ``Record/writtenValues``.
@@ -40,7 +42,8 @@ final class KeyTriggerDeferral {
     /// Whether the trigger is dropped, waiting for ``resume(on:)``.
     private(set) var isSuspended = true
 
-    private init(triggerSQL: String, keyPositions: [Int]) {
+    private init(triggerName: String, triggerSQL: String, keyPositions: [Int]) {
+        self.triggerName = triggerName
         self.triggerSQL = triggerSQL
         self.keyPositions = keyPositions
     }
@@ -61,7 +64,8 @@ final class KeyTriggerDeferral {
         let positions = keys.compactMap { written.firstIndex(of: $0) }
         guard positions.count == keys.count else { return nil }
         try db.execute("DROP TRIGGER \(SQLiteSchemaText.quoted(trigger.name))")
-        return KeyTriggerDeferral(triggerSQL: trigger.sql, keyPositions: positions)
+        _ = try db.storedDefinition(trigger.sql, of: trigger.name)
+        return KeyTriggerDeferral(triggerName: trigger.name, triggerSQL: trigger.sql, keyPositions: positions)
     }
 
     /// Restores the trigger before a row whose `values` (its ``Record/writtenValues``) have an
@@ -80,7 +84,7 @@ final class KeyTriggerDeferral {
     /// Creates the trigger again (once).
     func resume(on db: Connection) throws {
         guard isSuspended else { return }
-        try db.execute(triggerSQL)
+        try db.storedDefinition(triggerSQL, of: triggerName).execute()
         isSuspended = false
     }
 }
