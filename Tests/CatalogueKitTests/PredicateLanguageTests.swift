@@ -100,6 +100,22 @@ struct PredicateLanguageTests {
         #expect(error.description.contains("not a valid regular expression"))
     }
 
+    @Test("a regular expression that backtracks too long on one value stops the statement with one line")
+    func backtrackingRegularExpression() throws {
+        let catalogue = try emptyCatalogue()
+        let almost = String(repeating: "a", count: 26)
+        try catalogue.write { db in
+            try db.insert(Product(name: almost, type: "t"))
+            try db.insert(Product(name: "aaa!", type: "t"))
+        }
+        // (a+)+! tries every split of the 26 letters (seconds in ICU) before it gives up.
+        let nested = FetchRequest<Product>(predicate: .matches("name", "(a+)+!"))
+        let error = try #require(throws: DatabaseError.self) { try catalogue.fetch(nested) }
+        #expect(error.message.hasPrefix("MATCHES stopped: the regular expression (a+)+! backtracks too long on one value"))
+        // The same rows by a pattern without the nesting.
+        #expect(try catalogue.fetch(FetchRequest<Product>(predicate: .matches("name", "a+!"))).map(\.name) == ["aaa!"])
+    }
+
     // MARK: Substitution variables
 
     @Test("$VARIABLES parse into substitution sites and are filled in later")
