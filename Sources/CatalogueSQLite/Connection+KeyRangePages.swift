@@ -48,7 +48,7 @@ extension Connection {
         _ request: FetchRequest<R>, select: (FetchRequest<R>) throws -> SQLFragment,
         shortTextScan: Int = keyRangeShortTextScan, maximum: Int = keyRangePageMaximum, _ transform: (Row) throws -> T
     ) throws -> [T]? {
-        guard let limit = request.fetchLimit, limit > 0, request.fetchOffset + limit <= maximum,
+        guard let limit = request.fetchLimit, limit > 0, request.fetchOffset >= 0, request.fetchOffset <= maximum - limit,
               let plan = try keyRangePlan(for: request)
         else { return nil }
         return try fetchPage(

@@ -99,6 +99,9 @@ extension FetchRequest {
     /// ``RelevanceTiers`` when the order has a folded key to compare; otherwise the dialect
     /// writes the source and the full-text condition, so its score is available to ORDER BY.
     private func appendSelect(_ resultColumns: String, dialect: some SQLDialect, into sql: inout SQLBuilder) throws {
+        guard fetchOffset >= 0, (fetchLimit ?? 0) >= 0 else {
+            throw FetchRequestError.negativeLimitOrOffset(limit: fetchLimit, offset: fetchOffset)
+        }
         let schema = R.schema
         let compiler = try PredicateCompiler(schema: schema, dialect: dialect, checking: predicate)
         if dialect.streamsMatchSource, schema.fullTextTable != nil, predicate.fullTextConjunct != nil, isInIDOrder {
@@ -221,7 +224,7 @@ extension FetchRequest {
         compiler checkedCompiler: PredicateCompiler, dialect: some SQLDialect, into sql: inout SQLBuilder
     ) throws {
         let schema = R.schema
-        let armLimit: DatabaseValue = fetchLimit.map { .integer(Int64(fetchOffset + $0)) } ?? dialect.unlimited
+        let armLimit: DatabaseValue = pageEnd.map { .integer(Int64($0)) } ?? dialect.unlimited
         let exactPredicate = withTypos ? predicate.mappingFullText(\.exact) : predicate
         var arms: [TierArm] = [.wholeWords, .prefix] + OrderedReadPart.allCases.map(TierArm.otherExact)
         if withTypos { arms += tiers.typoStarts.map(TierArm.typoStart) + OrderedReadPart.allCases.map(TierArm.otherTypos) }
@@ -398,7 +401,7 @@ extension FetchRequest {
     ) throws {
         let schema = R.schema
         let bound = OrderedReadBound(keyExpression: key, schema: schema, dialect: dialect)
-        let armLimit: DatabaseValue = fetchLimit.map { .integer(Int64(fetchOffset + $0)) } ?? dialect.unlimited
+        let armLimit: DatabaseValue = pageEnd.map { .integer(Int64($0)) } ?? dialect.unlimited
         sql.append("SELECT * FROM (SELECT * FROM (")
         appendSelectFrom(resultColumns, into: &sql)
         sql.append("(")
@@ -441,6 +444,14 @@ extension FetchRequest {
         sql.append(" FROM ")
         sql.append(R.schema.table)
         sql.append(" WHERE ")
+    }
+
+    /// How many rows the page ends after (offset + limit; `Int.max` past it), nil without a limit.
+    var pageEnd: Int? {
+        fetchLimit.map { limit in
+            let (end, overflow) = fetchOffset.addingReportingOverflow(limit)
+            return overflow ? Int.max : end
+        }
     }
 
     /// ` LIMIT ? OFFSET ?`, always bound, so the SQL does not change with them.

@@ -368,6 +368,8 @@ public enum FetchRequestError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The predicate nests deeper than ``FetchPredicate/maximumNestingDepth``
     /// (``FetchPredicate/nestingDepth``).
     case nestedTooDeeply(depth: Int, limit: Int)
+    /// ``FetchRequest/fetchLimit`` or ``FetchRequest/fetchOffset`` is negative.
+    case negativeLimitOrOffset(limit: Int?, offset: Int)
 
     public var description: String {
         switch self {
@@ -389,6 +391,8 @@ public enum FetchRequestError: Error, Sendable, Hashable, CustomStringConvertibl
             "MATCHES: \(String(reflecting: pattern)) is not a valid regular expression: \(reason)"
         case .nestedTooDeeply(let depth, let limit):
             "the predicate nests \(depth) levels of NOT, AND and OR; at most \(limit) are allowed"
+        case .negativeLimitOrOffset(let limit, let offset):
+            "fetchLimit and fetchOffset must not be negative (limit \(limit.map(String.init) ?? "none"), offset \(offset))"
         }
     }
 }

@@ -39,7 +39,7 @@ public struct SearchResults<R: Record>: Sendable {
             return SearchResults(records: records, totalCount: records.count)
         }
         // A cap below what the page shows (offset + records) would say less than is shown.
-        guard let cap = count.cap, cap >= offset + records.count else {
+        guard let cap = count.cap, cap < Int.max, cap - records.count >= offset else {
             return SearchResults(records: records, totalCount: try countMatches(nil))
         }
         let counted = try countMatches(cap + 1)
