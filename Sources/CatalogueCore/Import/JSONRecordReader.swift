@@ -178,6 +178,8 @@ public final class JSONRecordReader {
     struct PartialRecord {
         let line: Int
         var keys: [String] = []
+        /// The keys seen, for finding a duplicate in one lookup rather than a scan of ``keys``.
+        var keySet: Set<String> = []
         var values: [ImportValue] = []
         var valueLines: [Int] = []
         var problem: JSONRecordError?
@@ -209,7 +211,7 @@ public final class JSONRecordReader {
             try skipWhitespace(newlines: newlines)
             let valueLine = line
             let value = try readValue(problem: &record.problem, key: key, newlines: newlines, depth: depth)
-            if record.keys.contains(key), record.problem == nil {
+            if record.problem == nil, !record.keySet.insert(key).inserted {
                 record.problem = JSONRecordError(line: keyLine, key: key, message: "duplicate key", isFatal: false)
             }
             if record.keys.count < maximumKeyCount {
@@ -270,7 +272,13 @@ public final class JSONRecordReader {
                 if case .array = element, problem == nil {
                     problem = JSONRecordError(line: arrayLine, key: key, message: "nested arrays are not supported", isFatal: false)
                 }
-                elements.append(element)
+                // Read on to the end of the array, but keep no more than a record's fields.
+                if elements.count < maximumKeyCount {
+                    elements.append(element)
+                } else if problem == nil {
+                    problem = JSONRecordError(
+                        line: arrayLine, key: key, message: "more than \(maximumKeyCount) items in the array", isFatal: false)
+                }
                 try skipWhitespace(newlines: newlines)
                 errorLine = line
                 switch try stream.peek() {

@@ -33,6 +33,18 @@ struct ImportController<R: ServedRecord>: Sendable {
         let issues: [String]
     }
 
+    /// How many skipped rows the answer lists (`skipped` counts them all): a body of millions
+    /// of bad rows must not become an answer of millions of lines, held in memory until the end.
+    static var maximumReportedIssues: Int { 100 }
+    /// The longest line reported for one skipped row, in characters.
+    static var maximumIssueLength: Int { 1_000 }
+
+    /// `issue` as one line, cut at ``maximumIssueLength`` characters with "…".
+    static func reported(_ issue: ImportIssue) -> String {
+        let line = String(describing: issue)
+        return line.count > maximumIssueLength ? line.prefix(maximumIssueLength - 1) + "…" : line
+    }
+
     static var readOnlyMessage: String {
         "this server is read-only (start it with --token-file to allow imports)"
     }
@@ -65,7 +77,9 @@ struct ImportController<R: ServedRecord>: Sendable {
                 let format = try ImportBodyFormat.resolve(parameter: format, contentType: contentType, body: input)
                 let counts = try catalogue.importRecords(
                     R.self, from: input, options: ImportOptions(format: format, onError: onError),
-                    skipped: { issues.append(String(describing: $0)) })
+                    skipped: { issue in
+                        if issues.count < Self.maximumReportedIssues { issues.append(Self.reported(issue)) }
+                    })
                 return (counts, issues)
             }
         } catch let issue as ImportIssue {

@@ -120,6 +120,12 @@ struct ImportRowTests {
         #expect(Self.reason { _ = try Self.row(.null, .null, .array([.number("1")])).list(at: 2) } == "list: expected an array of strings")
         #expect(Self.reason { _ = try Self.row(.null, .null, .array([.text("a;b")])).list(at: 2) }
             == "list: invalid item \"a;b\": items must not be empty or contain ';'")
+        // A JSON array is as long as the same list written as text may be: 10,000 characters.
+        let fits = Array(repeating: ImportValue.text("abcdefgh"), count: 1_000)
+        #expect(try Self.row(.null, .null, .array(fits)).list(at: 2).count == 1_000)
+        let tooLong = Array(repeating: ImportValue.text(String(repeating: "x", count: 2_000)), count: 6)
+        #expect(Self.reason { _ = try Self.row(.null, .null, .array(tooLong)).list(at: 2) }
+            == "list: the list is longer than 10000 characters as text (6 items)")
     }
 
     @Test("Long values: 10,000 characters pass, 10,001 do not")

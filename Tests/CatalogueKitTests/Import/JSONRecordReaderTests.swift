@@ -112,6 +112,29 @@ struct JSONRecordReaderTests {
         ])
     }
 
+    @Test("An array keeps at most a record's fields of items (1,000): a longer one spoils its object, read to its end", arguments: chunkSizes)
+    func longArrays(chunkSize: Int) throws {
+        func array(_ count: Int) -> String { "[" + Array(repeating: "0", count: count).joined(separator: ",") + "]" }
+        let text = "{\"a\": \(array(1_000))}\n{\"a\": \(array(100_000)), \"b\": 1}\n{\"a\": [\"ok\"]}\n"
+        let outcomes = try Self.read(text, layout: .lines, chunkSize: chunkSize)
+        #expect(outcomes.count == 3)
+        #expect(outcomes.dropFirst() == [.error(line: 2, key: "a", fatal: false), .object(line: 3, ["a": .array([.text("ok")])])])
+        if case .object(_, let fields) = outcomes.first, case .array(let items) = fields["a"] {
+            #expect(items.count == 1_000)
+        } else {
+            Issue.record("the first object: \(String(describing: outcomes.first).prefix(100))")
+        }
+    }
+
+    @Test("A duplicate key spoils its object, however many keys come before it", arguments: chunkSizes)
+    func duplicateKeys(chunkSize: Int) throws {
+        let keys = (0..<999).map { "\"k\($0)\": 1" }.joined(separator: ", ")
+        let text = "{\(keys), \"k500\": 2}\n{\(keys)}\n"
+        let outcomes = try Self.read(text, layout: .lines, chunkSize: chunkSize)
+        #expect(outcomes.first == .error(line: 1, key: "k500", fatal: false))
+        if case .object(let line, let fields) = outcomes.last { #expect(line == 2 && fields.count == 999) } else { Issue.record("no second object") }
+    }
+
     @Test("Invalid numbers and literals are syntax errors", arguments: ["01", "1.", "-", "1e", ".5", "+1", "tru", "nul", "1x", "NaN"])
     func invalidNumbers(value: String) throws {
         #expect(try Self.read("{\"a\": \(value)}\n{\"a\": 1}", layout: .lines, chunkSize: 64) == [

@@ -150,6 +150,24 @@ struct ImportControllerTests {
         #expect(try await fixture.catalogue.search(CatalogueSearch.products(matching: "good one")).totalCount == 1)
     }
 
+    @Test("skip: the answer lists the first 100 bad rows, each line cut at 1,000 characters; skipped counts them all")
+    func skipManyBadRows() async throws {
+        let fixture = try ServerFixture()
+        // A header padded with spaces (which the column names may have) and rows of one field:
+        // each bad row's line names every column, about 36,000 characters.
+        let header = ["name", "type", "year", "price"].map { $0 + String(repeating: " ", count: 9_000) }.joined(separator: ",")
+        let body = header + "\n" + String(repeating: "x\n", count: 5_000) + "Good one,device,2000,1\n"
+        try await fixture.test { client in
+            let answer = try await client.post("/api/products/import?onError=skip", body)
+            let outcome = try answer.decode(Outcome.self)
+            #expect(outcome.added == 1 && outcome.skipped == 5_000)
+            #expect(outcome.issues.count == 100)
+            #expect(outcome.issues.allSatisfy { $0.count <= 1_000 })
+            #expect(outcome.issues.first?.hasPrefix("body:2: expected 4 fields (name") == true)
+            #expect(outcome.issues.first?.hasSuffix("…") == true)
+        }
+    }
+
     @Test("Unknown format or onError values are 400s listing the valid ones")
     func badParameters() async throws {
         let fixture = try ServerFixture()
