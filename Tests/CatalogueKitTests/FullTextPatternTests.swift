@@ -104,6 +104,28 @@ struct FullTextPatternTests {
             .beginsIndexedWord == nil, "a pattern that does not tolerate typos reads no vocabulary")
     }
 
+    @Test("Typos are looked for in the first 10 distinct words, each once, each letter's vocabulary read once; later words match exactly")
+    func typoWordLimit() throws {
+        // Twelve distinct words with a typo each ("zebaar" for "zebara"), the first repeated.
+        let letters = (0..<12).map { String(UnicodeScalar(UInt8(ascii: "a") + UInt8($0))) }
+        let meant = letters.map { "zeb" + $0 + "ra" }
+        let typed = letters.map { "zeb" + $0 + "ar" }
+        let pattern = try #require(FullTextPattern(matchingAllPrefixesIn: ([typed[0]] + typed).joined(separator: " "), toleratingTypos: true))
+        var reads: [String] = []
+        let resolved = pattern.resolvingTypos { first in
+            reads.append(first)
+            return meant
+        }
+        #expect(reads == ["z"])
+        let alternatives = try #require(resolved.typoAlternatives)
+        #expect(alternatives.count == 13)
+        #expect(alternatives[0] == [meant[0]] && alternatives[1] == [meant[0]])
+        #expect(alternatives[2...10].map { $0 } == meant[1...9].map { [$0] })
+        #expect(alternatives[11...12].allSatisfy { $0.isEmpty }, "past the tenth distinct word: exact")
+        #expect(resolved.beginsIndexedWord?[11...12].allSatisfy { $0 } == true)
+        #expect(FullTextPattern.typoWordLimit == 10)
+    }
+
     @Test("SQLite checks a pattern row by row only when each word's prefix is one term and its typos are few")
     func checksCheaplyPerRow() throws {
         func resolved(_ text: String, _ terms: [String]) throws -> FullTextPattern {
