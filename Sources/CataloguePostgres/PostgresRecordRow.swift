@@ -143,11 +143,13 @@ extension SQLFragment {
 
 extension PostgresBindings {
     /// Appends a ``DatabaseValue``: an integer as int8, a real as float8, text as text, a blob
-    /// as bytea, NULL untyped.
+    /// as bytea, NULL untyped. NaN is bound as NULL, as SQLite binds it: PostgreSQL's NaN is
+    /// greater than every number, so `price < NaN` held for every priced row.
     mutating func append(_ value: DatabaseValue) {
         switch value {
         case .null: appendNull()
         case .integer(let integer): append(integer)
+        case .real(let real) where real.isNaN: appendNull()
         case .real(let real): append(real)
         case .text(let text): append(text)
         case .blob(let data): append(ByteBuffer(bytes: data))
