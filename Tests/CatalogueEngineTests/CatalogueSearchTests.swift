@@ -205,6 +205,28 @@ struct CatalogueSearchTests {
         #expect(try search.products("mini", scope: .type("device"), mode: .contains) == ["iPad mini"])
     }
 
+    @Test("Rows that tie on every sort descriptor come in id order, whatever the engine reads first", arguments: EngineUnderTest.all)
+    func tiesInIDOrder(engine: EngineUnderTest) throws {
+        let catalogue = try engine.makeCatalogue(seed: false)
+        let ids = try catalogue.write { db in
+            try (0..<40).map { try db.insert(Product(name: "Tie \($0) kettle", type: "t", year: 2001)).id! }
+        }
+        // Rewritten rows move on PostgreSQL's heap: a sort that is not stable gives them first.
+        try catalogue.write { db in
+            for (index, id) in ids.prefix(20).enumerated() {
+                try db.update(Product(id: id, name: "Tie \(index) kettle", type: "t", year: 2001, price: 1))
+            }
+        }
+        for descriptors in [[FetchSortDescriptor("year")], [FetchSortDescriptor("type"), FetchSortDescriptor("year", ascending: false)]] {
+            let request = FetchRequest<Product>(sortDescriptors: descriptors, fetchLimit: 5)
+            #expect(try catalogue.records(request).map(\.id) == Array(ids.prefix(5)), "\(descriptors)")
+        }
+        // Every name holds "kettle" once, so every score ties.
+        let relevance = FetchRequest<Product>(
+            predicate: .fullText(try #require(FullTextPattern(matchingAllPrefixesIn: "kettle"))), sortDescriptors: [.relevance], fetchLimit: 5)
+        #expect(try catalogue.records(relevance).map(\.id) == Array(ids.prefix(5)))
+    }
+
     @Test("Order: folded name, then name, then id", arguments: EngineUnderTest.all)
     func order(engine: EngineUnderTest) throws {
         let catalogue = try search(engine).catalogue

@@ -21,15 +21,15 @@ struct SortDescriptorTests {
     @Test("ORDER BY for each kind of descriptor")
     func orderByClauses() throws {
         let cd = ComparisonOptions.caseAndDiacriticInsensitive
-        #expect(try orderBy([FetchSortDescriptor("name")]) == "country.name")
-        #expect(try orderBy([FetchSortDescriptor("name", ascending: false)]) == "country.name DESC")
-        #expect(try orderBy([FetchSortDescriptor("name", options: cd)]) == "country.name_key")
-        #expect(try orderBy([FetchSortDescriptor("name", ascending: false, options: cd)]) == "country.name_key DESC")
-        #expect(try orderBy([FetchSortDescriptor("name", options: .caseInsensitive)]) == "catalogue_fold(country.name, 1)")
-        #expect(try orderBy([FetchSortDescriptor("continent", options: cd)]) == "catalogue_fold(country.continent, 3)")
+        #expect(try orderBy([FetchSortDescriptor("name")]) == "country.name, country.id")
+        #expect(try orderBy([FetchSortDescriptor("name", ascending: false)]) == "country.name DESC, country.id")
+        #expect(try orderBy([FetchSortDescriptor("name", options: cd)]) == "country.name_key, country.id")
+        #expect(try orderBy([FetchSortDescriptor("name", ascending: false, options: cd)]) == "country.name_key DESC, country.id")
+        #expect(try orderBy([FetchSortDescriptor("name", options: .caseInsensitive)]) == "catalogue_fold(country.name, 1), country.id")
+        #expect(try orderBy([FetchSortDescriptor("continent", options: cd)]) == "catalogue_fold(country.continent, 3), country.id")
         #expect(try orderBy(FetchSortDescriptor.byName) == "country.name_key, country.name, country.id")
         #expect(try orderBy([FetchSortDescriptor("continent"), FetchSortDescriptor("population", ascending: false)])
-            == "country.continent, country.population DESC")
+            == "country.continent, country.population DESC, country.id", "rows that tie on every descriptor come in id order")
         #expect(try FetchRequest<Country>().selectSQL().sql.hasSuffix("ORDER BY country.id LIMIT ? OFFSET ?"))
         #expect(!(try FetchRequest<Country>(sortDescriptors: []).selectSQL().sql.contains("ORDER BY")))
     }
@@ -125,7 +125,7 @@ struct SortDescriptorTests {
         let scored = FetchRequest<Country>(predicate: .fullText(pattern) && .equals("continent", "Europe"), sortDescriptors: [.relevance])
         let scoredSQL = try scored.selectSQL()
         #expect(scoredSQL.sql.contains(" FROM country_fts JOIN country ON country.id = country_fts.rowid WHERE country_fts MATCH ? AND ((country.continent = ?))"))
-        #expect(scoredSQL.sql.hasSuffix(" ORDER BY country_fts.rank LIMIT ? OFFSET ?"))
+        #expect(scoredSQL.sql.hasSuffix(" ORDER BY country_fts.rank, country.id LIMIT ? OFFSET ?"))
         #expect(scoredSQL.arguments == [.text("\"island\"*"), .text("Europe"), .integer(-1), .integer(0)])
         #expect(Set(try catalogue.records(scored).map(\.name)) == Set(names))
     }

@@ -23,7 +23,7 @@ struct PostgresDialectTests {
         #expect(select.arguments == [.text("bog"), .text("boh"), .null, .integer(0)])
         let descending = try FetchRequest<Country>(sortDescriptors: [FetchSortDescriptor("capital", ascending: false)])
             .selectSQL(in: dialect)
-        #expect(descending.sql.contains("ORDER BY country.capital DESC NULLS LAST LIMIT"))
+        #expect(descending.sql.contains("ORDER BY country.capital DESC NULLS LAST, country.id LIMIT"))
         // No successor (only U+10FFFF): the range has no upper end.
         let open = try FetchRequest<Product>(predicate: .beginsWith("name", "\u{10FFFF}", options: .caseAndDiacriticInsensitive))
             .countSQL(in: dialect)
@@ -99,7 +99,7 @@ struct PostgresDialectTests {
             "FROM country CROSS JOIN (SELECT (SELECT string_agg(quote_literal(w) || ':*', ' & ')::tsquery "
                 + "FROM unnest(string_to_array($1, ' ')) AS w) AS q) AS catalogue_query "
                 + "WHERE country.name_words @@ catalogue_query.q"))
-        #expect(scored.sql.contains("ORDER BY ts_rank(country.name_words, catalogue_query.q, 1) DESC LIMIT"))
+        #expect(scored.sql.contains("ORDER BY ts_rank(country.name_words, catalogue_query.q, 1) DESC, country.id LIMIT"))
         #expect(scored.arguments.first == .text("cote d iv"))
         let any = try CatalogueSearch.countries(matching: "bog", scope: .any, mode: .words).countSQL(in: dialect)
         #expect(any.sql.contains("(country.name_words || country.capital_words) @@ "))

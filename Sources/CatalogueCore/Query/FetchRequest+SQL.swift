@@ -488,5 +488,11 @@ extension FetchRequest {
             }
             sql.append(dialect.orderTerm(sorted, ascending: descriptor.ascending, table: schema.table, column: sortedColumn))
         }
+        // Rows that tie on every descriptor come in id order, on every engine: SQLite read ties
+        // in the order of the index it sorted by (its rowid last), PostgreSQL in any order.
+        if !descriptors.isEmpty, !descriptors.contains(where: { $0.column == "id" }) {
+            sql.append(", ")
+            sql.append(dialect.orderTerm(schema.qualifiedID, ascending: true, table: schema.table, column: "id"))
+        }
     }
 }

@@ -14,7 +14,8 @@
 public struct FetchRequest<R: Record>: Sendable, Hashable {
     /// Which records (all by default).
     public var predicate: FetchPredicate
-    /// The order; rows that tie on every descriptor come in id order.
+    /// The order; rows that tie on every descriptor come in id order, on every engine. Without
+    /// descriptors the order is the engine's (SQLite's is by id).
     public var sortDescriptors: [FetchSortDescriptor]
     /// At most this many records (nil: no limit).
     public var fetchLimit: Int?

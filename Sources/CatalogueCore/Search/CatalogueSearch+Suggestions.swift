@@ -52,8 +52,9 @@ extension CatalogueSearch {
         guard !typed.isEmpty, limit > 0 else { return [] }
         var request = products(matching: text, scope: scope, mode: .fuzzy)
         request.fetchLimit = productCandidateLimit
-        // Unranked: the first matches the index gives, not the first in display order.
-        request.sortDescriptors = []
+        // Unranked: the first matches by id (the order SQLite's index gives them in, and the
+        // same candidates on PostgreSQL), not the first in display order.
+        request.sortDescriptors = [FetchSortDescriptor("id")]
         return closest(to: typed, among: try db.fetch(request).map { [$0.name] }, limit: limit)
     }
 
