@@ -24,10 +24,12 @@ import CatalogueCore
 ///   and `unaccent` folds other letters than ``Folding`` does (ø → o). Columns with a key
 ///   (`name`, `capital`, `type`) compare `[cd]` on the key, exactly.
 /// - **MATCHES** uses PostgreSQL's regular expressions (POSIX "advanced" regular expressions,
-///   ARE), not ICU's: the common syntax (`.`, `*`, `+`, `?`, `{m,n}`, classes, groups, `|`, `\d`,
-///   `\s`, `\w`) means the same; escapes that mean something else or nothing in ARE (`\b` is a
-///   backspace there, `\p{…}`, `\Q…\E`, `\X`, …), atomic groups and possessive quantifiers are
-///   refused. `[c]` is `~*`, which under `COLLATE "C"` ignores the case of ASCII letters only,
+///   ARE), not ICU's: the common syntax (`.`, `*`, `+`, `?`, `{m,n}`, bracket classes of
+///   characters and ranges, groups, `|`) means the same, `.` matching a line break on both;
+///   escapes that mean something else or nothing in ARE (`\b` is a backspace there, `\p{…}`,
+///   `\Q…\E`, `\X`, …), the class escapes `\d`, `\s`, `\w` and their negations (ASCII only
+///   under `COLLATE "C"`, all of Unicode in ICU), `[` and `&&` inside a class (nested sets and
+///   `[:alpha:]` in ICU), atomic groups and possessive quantifiers are refused. `[c]` is `~*`, which under `COLLATE "C"` ignores the case of ASCII letters only,
 ///   so the pattern's letters must be ASCII; `[cd]` matches the column's folded key with `~*`;
 ///   `[d]` alone, and `[d]` on a column without a key, are refused.
 public struct PostgresDialect: SQLDialect {

@@ -8,22 +8,53 @@ enum PostgresRegularExpressions {
     /// Escapes that ARE reads otherwise than ICU (`\b` is a backspace in ARE, a word boundary
     /// in ICU) or not at all.
     static let divergentEscapes: Set<Character> = ["b", "B", "p", "P", "Q", "E", "G", "X", "h", "H", "R", "N", "k", "K", "z", "Z", "v", "V", "u", "U", "x", "c", "e", "o"]
+    /// Class escapes that ICU reads over all of Unicode and ARE, under `COLLATE "C"`, over ASCII
+    /// only: `\w+` matched "Zürich" on SQLite and not here, `\d` an Arabic-Indic digit.
+    static let asciiOnlyClassEscapes: Set<Character> = ["w", "W", "d", "D", "s", "S"]
 
     /// Throws for a pattern using a construct ICU and ARE read differently.
     static func checkPortable(_ pattern: String) throws {
         var previous: Character?
         var escaped = false
-        for character in pattern {
+        // Inside a bracket expression: how many characters of it were read.
+        var bracket: Int?
+        for character in pattern.unicodeScalars.map(Character.init) {
             if escaped {
                 if divergentEscapes.contains(character) {
                     throw FetchRequestError.unsupported("MATCHES with \\\(character) (PostgreSQL's regular expressions read it differently)")
                 }
+                if asciiOnlyClassEscapes.contains(character) {
+                    throw FetchRequestError.unsupported(
+                        "MATCHES with \\\(character) (ASCII only on PostgreSQL, all of Unicode on SQLite; write the characters out, e.g. [0-9])")
+                }
                 escaped = false
                 previous = nil
+                bracket = bracket.map { $0 + 1 }
                 continue
             }
             if character == "\\" {
                 escaped = true
+                continue
+            }
+            if let read = bracket {
+                // ICU reads `[` inside a class as a nested set, `&&` as an intersection and
+                // `[:alpha:]` over Unicode; ARE as a literal, two ampersands, and ASCII.
+                if character == "[" || (character == "&" && previous == "&") {
+                    throw FetchRequestError.unsupported(
+                        "MATCHES with \(character == "[" ? "[ inside a [...] class" : "&& inside a [...] class") (PostgreSQL's regular expressions read it differently)")
+                }
+                let opensClass = read == 0 || (read == 1 && previous == "^")
+                if character == "]", !opensClass {
+                    bracket = nil
+                } else {
+                    bracket = read + 1
+                }
+                previous = character
+                continue
+            }
+            if character == "[" {
+                bracket = 0
+                previous = character
                 continue
             }
             if previous == "(", character == "?" {

@@ -94,13 +94,18 @@ public struct SQLiteDialect: SQLDialect {
     }
 
     /// `catalogue_matches(column, ?, options) = 1`: ICU regular expressions (Foundation's
-    /// `NSRegularExpression`, as NSPredicate uses), the whole value matched.
+    /// `NSRegularExpression`, as NSPredicate uses), the whole value matched, `.` matching any
+    /// character (a line break too, as on PostgreSQL). `[cd]` on a column with a folded key
+    /// matches the key case-insensitively, as PostgreSQL does, so that "Straße" is matched as
+    /// its key "strasse" on both engines.
     public func appendMatches(
         column: String, key: String?, _ regularExpression: String, options: ComparisonOptions, into sql: inout SQLBuilder
     ) throws {
-        sql.append("\(Self.matchesFunctionName)(\(column), ")
+        let (target, matched) = options == .caseAndDiacriticInsensitive && key != nil
+            ? (key!, ComparisonOptions.caseInsensitive) : (column, options)
+        sql.append("\(Self.matchesFunctionName)(\(target), ")
         sql.bind(.text(regularExpression))
-        sql.append(", \(options.rawValue)) = 1")
+        sql.append(", \(matched.rawValue)) = 1")
     }
 
     /// Name of the SQL function behind MATCHES: `catalogue_matches(text, pattern, options)`.

@@ -59,7 +59,8 @@ enum SQLiteRegularExpressions {
         let key = (caseInsensitive ? "i:" : "s:") + pattern
         if let cached = cache.withLock({ $0[key] }) { return cached }
         guard let compiled = try? NSRegularExpression(
-            pattern: "\\A(?:" + pattern + ")\\z", options: caseInsensitive ? [.caseInsensitive] : [])
+            pattern: "\\A(?:" + pattern + ")\\z",
+            options: caseInsensitive ? [.caseInsensitive, .dotMatchesLineSeparators] : [.dotMatchesLineSeparators])
         else { return nil }
         cache.withLock { cache in
             if cache.count >= capacity { cache.removeAll() }
