@@ -60,10 +60,14 @@ public enum SearchHighlighter {
 
     /// `text` with every occurrence of each folded needle marked.
     public static func contains(_ needles: [String], in text: String) -> [HighlightSegment] {
-        let folded = FoldedText(text)
-        let haystack = Array(folded.text.utf8)
+        let foldedText = FoldedText(text)
+        let haystack = Array(foldedText.text.utf8)
         var ranges: [Range<Int>] = []
-        for needle in needles.map({ Array(Folding.fold($0).utf8) }) where !needle.isEmpty && needle.count <= haystack.count {
+        // Each folded needle once: a query of a hundred spellings of "a" ("a á à â …", all of
+        // which fold to "a") marked every "a" of a field a hundred times.
+        var seen: Set<[UInt8]> = []
+        let folded = needles.map { Array(Folding.fold($0).utf8) }.filter { seen.insert($0).inserted }
+        for needle in folded where !needle.isEmpty && needle.count <= haystack.count {
             var start = 0
             while start + needle.count <= haystack.count {
                 if haystack[start..<start + needle.count].elementsEqual(needle) {
@@ -74,7 +78,7 @@ public enum SearchHighlighter {
                 }
             }
         }
-        return folded.segments(marking: ranges)
+        return foldedText.segments(marking: ranges)
     }
 
     /// `text` with every word marked that starts with one of `words` (folded): what a full-text
@@ -162,13 +166,21 @@ struct FoldedText {
     func segments(marking ranges: [Range<Int>]) -> [HighlightSegment] {
         var marked = [Bool](repeating: false, count: characters.count)
         for range in ranges {
-            for index in characters.indices where offsets[index] < range.upperBound && offsets[index + 1] > range.lowerBound {
-                marked[index] = true
+            // The characters whose folding overlaps the range (a character that folds to
+            // nothing, a lone combining mark, when it lies inside): from the first whose folding
+            // ends after the range's start, found by halving (the offsets only grow), to the
+            // last that starts before its end. Each match costs its own characters, not the
+            // whole field's.
+            var low = 0
+            var high = characters.count
+            while low < high {
+                let middle = (low + high) / 2
+                if offsets[middle + 1] > range.lowerBound { high = middle } else { low = middle + 1 }
             }
-            // A character that folds to nothing (a lone combining mark) inside a match.
-            for index in characters.indices where offsets[index] == offsets[index + 1]
-                && offsets[index] > range.lowerBound && offsets[index] < range.upperBound {
+            var index = low
+            while index < characters.count, offsets[index] < range.upperBound {
                 marked[index] = true
+                index += 1
             }
         }
         var segments: [HighlightSegment] = []
