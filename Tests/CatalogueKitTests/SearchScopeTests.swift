@@ -58,6 +58,9 @@ struct SearchScopeTests {
         // A mistyped scope or type names the one it most likely meant.
         let capital = #expect(throws: SearchScopeError.self) { try catalogue.scope("captial", of: Country.self) }
         #expect(capital?.description == "unknown scope 'captial' for countries (did you mean 'capital'?); valid scopes: name, capital, any")
+        // Thousands of product types: twenty listed, the rest counted.
+        let many = SearchScopeError(scope: "typ", entity: .products, validScopes: ["all"] + (0..<5_000).map { "type \($0)" })
+        #expect(many.description.hasSuffix("valid scopes: all, " + (0..<19).map { "type \($0)" }.joined(separator: ", ") + " and 4,981 more"))
         let device = #expect(throws: SearchScopeError.self) { try catalogue.scope("devcie", of: Product.self) }
         #expect(device?.description.hasPrefix("unknown product type 'devcie' for products (did you mean 'device'?); valid scopes: all,") == true)
         // Without a catalogue: fixed scopes resolve, a possible type waits for one.

@@ -55,8 +55,15 @@ public struct SearchScopeError: Error, Sendable, Hashable, CustomStringConvertib
         self.isSearchOnly = isSearchOnly
     }
 
+    /// How many valid scopes the message lists; more are counted ("… and 9,980 more"): a
+    /// catalogue may hold thousands of product types.
+    public static let listedScopeLimit = 20
+
     public var description: String {
-        let valid = validScopes.joined(separator: ", ")
+        var valid = validScopes.prefix(Self.listedScopeLimit).joined(separator: ", ")
+        if validScopes.count > Self.listedScopeLimit {
+            valid += " and \(FieldFormat.grouped(Int64(validScopes.count - Self.listedScopeLimit))) more"
+        }
         if isSearchOnly {
             return "scope '\(scope)' of \(entity.rawValue) is for searching only, it has no sections; sectioned scopes: \(valid)"
         }
