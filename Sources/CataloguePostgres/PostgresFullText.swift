@@ -2,9 +2,11 @@
 import CatalogueCore
 
 /// The catalogue's full-text search on PostgreSQL: tsvector columns the library writes (the
-/// words of the folded text, ``FullTextPattern/words(in:)`` over ``Folding/fold(_:options:)``,
-/// the same words SQLite's FTS5 index holds), matched by a tsquery of the query's folded words,
-/// each a prefix.
+/// words of the folded text, ``FullTextPattern/words(in:)`` over ``Folding/fold(_:options:)``),
+/// matched by a tsquery of the query's folded words, each a prefix. For Latin text other than ß
+/// these are the words SQLite's FTS5 index holds; its `unicode61` tokenizer keeps ß, the accents
+/// of other scripts, and ends words at combining marks, where ``Folding`` does not (the DocC
+/// article "Searching the catalogue" says what differs).
 ///
 /// | table | pattern columns | vector |
 /// | --- | --- | --- |
