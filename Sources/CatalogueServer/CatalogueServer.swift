@@ -80,16 +80,19 @@ public enum CatalogueServer {
         router.addRoutes(PageController(assets: .embedded).endpoints)
         let importRunner = ImportRunner()
         let exportGate = ExportGate()
+        let connections = ConnectionLimit.effectiveMaximum(requested: options.maximumConnections)
+        let changeStreams = ChangeStreamLimit(maximum: options.maximumChangeStreams ?? max(1, connections / 4))
         addAPI(for: Country.self, to: router, catalogue: catalogue, options: options, broadcaster: broadcaster,
-               importRunner: importRunner, exportGate: exportGate, logger: logger)
+               importRunner: importRunner, exportGate: exportGate, changeStreams: changeStreams, logger: logger)
         addAPI(for: Product.self, to: router, catalogue: catalogue, options: options, broadcaster: broadcaster,
-               importRunner: importRunner, exportGate: exportGate, logger: logger)
+               importRunner: importRunner, exportGate: exportGate, changeStreams: changeStreams, logger: logger)
         return router
     }
 
     private static func addAPI<R: ServedRecord>(
         for type: R.Type, to router: Router<BasicRequestContext>, catalogue: Catalogue, options: ServerOptions,
-        broadcaster: ChangeBroadcaster, importRunner: ImportRunner, exportGate: ExportGate, logger: Logger
+        broadcaster: ChangeBroadcaster, importRunner: ImportRunner, exportGate: ExportGate, changeStreams: ChangeStreamLimit,
+        logger: Logger
     ) {
         let base = "/api/\(R.entity.plural)"
         let cache = broadcaster.cache
@@ -99,7 +102,7 @@ public enum CatalogueServer {
         router.addRoutes(
             SuggestionsController<R>(catalogue: catalogue, cache: cache).endpoints, atPath: RouterPath(base + "/suggestions"))
         router.addRoutes(
-            ChangesController<R>(broadcaster: broadcaster, keepAliveInterval: options.keepAliveInterval).endpoints,
+            ChangesController<R>(broadcaster: broadcaster, keepAliveInterval: options.keepAliveInterval, limit: changeStreams).endpoints,
             atPath: RouterPath(base + "/changes"))
         router.addRoutes(
             ImportController<R>(

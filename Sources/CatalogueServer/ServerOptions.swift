@@ -34,6 +34,11 @@ public struct ServerOptions: Sendable {
     /// this machine) are not limited; behind a proxy on another machine, every client comes
     /// from its address: raise the limit there, or set 0.
     public var maximumConnectionsPerAddress = 256
+    /// The most change streams (`GET /api/{entity}/changes`) open at once; nil (the default): a
+    /// quarter of the connections the server allows (1,024 of 4,096). A stream holds its
+    /// connection as long as its client keeps it, so streams alone could otherwise take every
+    /// connection; one past the limit is answered 503 with `Retry-After: 5`.
+    public var maximumChangeStreams: Int?
     /// How long the server waits for a client that takes nothing of what it writes (a change
     /// stream, an export) before it closes the connection: 120 s.
     public var writeTimeout: Duration = .seconds(120)

@@ -13,6 +13,8 @@ import ServiceLifecycle
 struct ChangesController<R: ServedRecord>: Sendable {
     let broadcaster: ChangeBroadcaster
     let keepAliveInterval: Duration
+    /// Shared by every entity's streams.
+    let limit: ChangeStreamLimit
 
     var endpoints: RouteCollection<BasicRequestContext> {
         RouteCollection(context: BasicRequestContext.self)
@@ -20,6 +22,11 @@ struct ChangesController<R: ServedRecord>: Sendable {
     }
 
     @Sendable func changes(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        guard let slot = limit.take() else {
+            throw APIError(
+                .serviceUnavailable, "too many change streams are open (at most \(limit.maximum)); try again later",
+                headers: [.retryAfter: "5"])
+        }
         let broadcaster = self.broadcaster
         let interval = keepAliveInterval
         let headers: HTTPFields = [
@@ -28,6 +35,9 @@ struct ChangesController<R: ServedRecord>: Sendable {
             HTTPFields.Element.Name("X-Accel-Buffering")!: "no",
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            // Held while the stream runs; given back when it ends, or with the response if it
+            // is never written.
+            defer { withExtendedLifetime(slot) {} }
             let queue = ChangeStreamQueue(entity: R.entity.entity)
             // `ready` means what is committed from now on is reported: once the server watches.
             try await broadcaster.waitUntilWatching()

@@ -101,6 +101,38 @@ struct ChangesControllerTests {
         #expect(await stream.waitForClose(timeout: .seconds(30)))
     }
 
+    @Test("Change streams past their limit are a 503 with Retry-After; a closed stream frees its place, for either entity")
+    func streamLimit() async throws {
+        let fixture = try ServerFixture()
+        let options = ServerFixture.options { options in
+            options.maximumChangeStreams = 2
+            options.keepAliveInterval = .milliseconds(100)
+        }
+        try await fixture.test(options: options) { client in
+            var first: RawHTTPConnection? = try await Self.open("products", port: client.port).0
+            let (second, _) = try await Self.open("countries", port: client.port)
+            let refused = try RawHTTPConnection(port: client.port)
+            refused.send("GET /api/products/changes HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
+            let answer = try await refused.readResponse()
+            #expect(answer.status == 503)
+            #expect(answer.head.lowercased().contains("retry-after: 5"))
+            #expect(answer.body.contains("too many change streams are open (at most 2)"))
+            // Searches are still answered.
+            #expect(try await client.get("/api/countries?q=bog&scope=capital").status == .ok)
+            // Closed by its client, the first stream ends at its next keep-alive, and frees its place.
+            first = nil
+            var reopened: RawHTTPConnection?
+            for _ in 0..<100 where reopened == nil {
+                try await Task.sleep(for: .milliseconds(100))
+                let attempt = try RawHTTPConnection(port: client.port)
+                attempt.send("GET /api/products/changes HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
+                if (try? await attempt.readText(containing: "event: ready", timeout: .seconds(2))) != nil { reopened = attempt }
+            }
+            #expect(reopened != nil)
+            _ = (first, second)
+        }
+    }
+
     @Test("The broadcaster forgets a stream once it ends")
     func subscriptionsEnd() async throws {
         let fixture = try ServerFixture()
