@@ -233,6 +233,27 @@ def test_reload_restores_text_scope_mode_and_selection(page):
     assert url_state(page) == state
 
 
+def test_refused_change_stream_is_asked_for_again(page):
+    # The server answers 503 when too many change streams are open; EventSource gives up on
+    # such an answer, so the page asks again after the Retry-After and goes live.
+    refused = []
+
+    def refuse_first(route):
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=503, headers={"Retry-After": "5", "Content-Type": "application/json"},
+                          body='{"error": "too many change streams are open (at most 1); try again later"}')
+        else:
+            route.continue_()
+
+    page.route("**/api/*/changes", refuse_first)
+    open_page(page, "?entity=countries")
+    expect(page.locator("#app")).to_have_attribute("data-live", "reconnecting")
+    assert refused
+    expect(page.locator("#app")).to_have_attribute("data-live", "open", timeout=15_000)
+    assert len(refused) == 1
+
+
 def test_imported_row_appears_without_reload(page, server):
     name = unique("Zeppelin")
     open_page(page, "?" + urllib.parse.urlencode({"entity": "products", "q": name}))

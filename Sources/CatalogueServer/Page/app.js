@@ -42,6 +42,7 @@ const styles = getComputedStyle(document.documentElement);
 const ROW_HEIGHT = parseFloat(styles.getPropertyValue("--row-height")) || 56;
 const HEADER_HEIGHT = parseFloat(styles.getPropertyValue("--header-height")) || 28;
 const INSERTED_MS = 4000; // how long a row that just arrived over SSE stays marked
+const REOPEN_MS = 5000; // how long before a stream the server refused (503: too many) is asked for again
 
 const state = readState(location.href);
 let loadGeneration = 0;
@@ -535,7 +536,15 @@ function connectChanges() {
     scheduleRefresh();
   });
   source.addEventListener("error", () => {
-    if (changes === source) ui.app.dataset.live = "reconnecting"; // EventSource retries by itself
+    if (changes !== source) return;
+    ui.app.dataset.live = "reconnecting";
+    // EventSource retries a dropped stream by itself, but gives up on an answer that is not a
+    // stream (the server's 503 when too many are open): ask again after its Retry-After.
+    if (source.readyState === EventSource.CLOSED) {
+      setTimeout(() => {
+        if (changes === source) connectChanges();
+      }, REOPEN_MS);
+    }
   });
 }
 
