@@ -28,9 +28,10 @@ import CatalogueCore
 ///   characters and ranges, groups, `|`) means the same, `.` matching a line break on both;
 ///   escapes that mean something else or nothing in ARE (`\b` is a backspace there, `\p{…}`,
 ///   `\Q…\E`, `\X`, …), the class escapes `\d`, `\s`, `\w` and their negations (ASCII only
-///   under `COLLATE "C"`, all of Unicode in ICU), `[` and `&&` inside a class (nested sets and
-///   `[:alpha:]` in ICU), atomic groups and possessive quantifiers are refused. `[c]` is `~*`, which under `COLLATE "C"` ignores the case of ASCII letters only,
-///   so the pattern's letters must be ASCII; `[cd]` matches the column's folded key with `~*`;
+///   under `COLLATE "C"`, all of Unicode in ICU), `[` and `&&` inside a class and a class that
+///   starts with `:` (nested sets, `[:alpha:]` in ICU), atomic groups and possessive quantifiers
+///   are refused. `[c]` is `~*`, which under `COLLATE "C"` ignores the case of ASCII letters
+///   only, so the pattern's letters must be ASCII; `[cd]` matches the column's folded key with `~*`;
 ///   `[d]` alone, and `[d]` on a column without a key, are refused.
 public struct PostgresDialect: SQLDialect {
     /// PostgreSQL's dialect (it has no settings).

@@ -25,7 +25,8 @@ enum PostgresRegularExpressions {
                 }
                 if asciiOnlyClassEscapes.contains(character) {
                     throw FetchRequestError.unsupported(
-                        "MATCHES with \\\(character) (ASCII only on PostgreSQL, all of Unicode on SQLite; write the characters out, e.g. [0-9])")
+                        "MATCHES with \\\(character) (ASCII only on PostgreSQL, all of Unicode on SQLite; "
+                            + "write the characters out, e.g. [0-9])")
                 }
                 escaped = false
                 previous = nil
@@ -37,13 +38,14 @@ enum PostgresRegularExpressions {
                 continue
             }
             if let read = bracket {
-                // ICU reads `[` inside a class as a nested set, `&&` as an intersection and
-                // `[:alpha:]` over Unicode; ARE as a literal, two ampersands, and ASCII.
-                if character == "[" || (character == "&" && previous == "&") {
-                    throw FetchRequestError.unsupported(
-                        "MATCHES with \(character == "[" ? "[ inside a [...] class" : "&& inside a [...] class") (PostgreSQL's regular expressions read it differently)")
-                }
+                // ICU reads `[` inside a class as a nested set, `&&` as an intersection, and a
+                // class starting with `:` (`[:alpha:]`) as a Unicode property; ARE as a literal,
+                // two ampersands, and the characters themselves.
                 let opensClass = read == 0 || (read == 1 && previous == "^")
+                if character == "[" || (character == "&" && previous == "&") || (character == ":" && opensClass) {
+                    let construct = character == "[" ? "[ inside a [...] class" : character == "&" ? "&& inside a [...] class" : "[:...:]"
+                    throw FetchRequestError.unsupported("MATCHES with \(construct) (PostgreSQL's regular expressions read it differently)")
+                }
                 if character == "]", !opensClass {
                     bracket = nil
                 } else {

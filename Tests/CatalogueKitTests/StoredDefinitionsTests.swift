@@ -33,7 +33,8 @@ struct StoredDefinitionsTests {
             try catalogue.importRecords(Product.self, from: ImportInput(text: csv, name: "s.csv"), options: ImportOptions(format: .csv))
         } throws: { error in
             let error = try #require(error as? DatabaseError)
-            return error.resultCode == .SQLITE_CORRUPT && error.message.hasPrefix("the stored definition of \(object) holds more than one statement")
+            return error.resultCode == .SQLITE_CORRUPT
+                && error.message.hasPrefix("the stored definition of \(object) holds more than one statement")
         }
         #expect(try catalogue.rowCount("product") == products)
         try catalogue.sqlite!.database.read { db in

@@ -39,7 +39,8 @@ public struct FullTextPattern: Sendable, Hashable {
 
     /// A pattern requiring every word of `text` as a word prefix, or nil when `text` has no
     /// word. `columns` restricts the match to those FTS columns (``RecordSchema/fullTextColumns``:
-    /// a request naming any other throws ``FetchRequestError/unknownColumn(_:table:known:)``). `toleratingTypos` lets each word also match indexed words within its typos.
+    /// a request naming any other throws ``FetchRequestError/unknownColumn(_:table:known:)``).
+    /// `toleratingTypos` lets each word also match indexed words within its typos.
     public init?(matchingAllPrefixesIn text: String, columns: [String]? = nil, toleratingTypos: Bool = false) {
         let words = Self.words(in: text)
         guard !words.isEmpty else { return nil }

@@ -132,7 +132,11 @@ struct JSONRecordReaderTests {
         let text = "{\(keys), \"k500\": 2}\n{\(keys)}\n"
         let outcomes = try Self.read(text, layout: .lines, chunkSize: chunkSize)
         #expect(outcomes.first == .error(line: 1, key: "k500", fatal: false))
-        if case .object(let line, let fields) = outcomes.last { #expect(line == 2 && fields.count == 999) } else { Issue.record("no second object") }
+        if case .object(let line, let fields) = outcomes.last {
+            #expect(line == 2 && fields.count == 999)
+        } else {
+            Issue.record("no second object")
+        }
     }
 
     @Test("Invalid numbers and literals are syntax errors", arguments: ["01", "1.", "-", "1e", ".5", "+1", "tru", "nul", "1x", "NaN"])
