@@ -79,19 +79,19 @@ public enum CatalogueServer {
         router.add(middleware: JSONErrorMiddleware(logger: logger))
         router.addRoutes(PageController(assets: .embedded).endpoints)
         let importRunner = ImportRunner()
-        let exportGate = ExportGate()
+        let exports = SlotLimit(maximum: 1)
         let connections = ConnectionLimit.effectiveMaximum(requested: options.maximumConnections)
-        let changeStreams = ChangeStreamLimit(maximum: options.maximumChangeStreams ?? max(1, connections / 4))
+        let changeStreams = SlotLimit(maximum: options.maximumChangeStreams ?? max(1, connections / 4))
         addAPI(for: Country.self, to: router, catalogue: catalogue, options: options, broadcaster: broadcaster,
-               importRunner: importRunner, exportGate: exportGate, changeStreams: changeStreams, logger: logger)
+               importRunner: importRunner, exports: exports, changeStreams: changeStreams, logger: logger)
         addAPI(for: Product.self, to: router, catalogue: catalogue, options: options, broadcaster: broadcaster,
-               importRunner: importRunner, exportGate: exportGate, changeStreams: changeStreams, logger: logger)
+               importRunner: importRunner, exports: exports, changeStreams: changeStreams, logger: logger)
         return router
     }
 
     private static func addAPI<R: ServedRecord>(
         for type: R.Type, to router: Router<BasicRequestContext>, catalogue: Catalogue, options: ServerOptions,
-        broadcaster: ChangeBroadcaster, importRunner: ImportRunner, exportGate: ExportGate, changeStreams: ChangeStreamLimit,
+        broadcaster: ChangeBroadcaster, importRunner: ImportRunner, exports: SlotLimit, changeStreams: SlotLimit,
         logger: Logger
     ) {
         let base = "/api/\(R.entity.plural)"
@@ -111,7 +111,7 @@ public enum CatalogueServer {
             ).endpoints,
             atPath: RouterPath(base + "/import"))
         router.addRoutes(
-            ExportController<R>(catalogue: catalogue, gate: exportGate, pace: options.exportPace, logger: logger).endpoints,
+            ExportController<R>(catalogue: catalogue, exports: exports, pace: options.exportPace, logger: logger).endpoints,
             atPath: RouterPath(base + "/export"))
         router.addRoutes(RecordsController<R>(catalogue: catalogue).endpoints, atPath: RouterPath(base))
     }

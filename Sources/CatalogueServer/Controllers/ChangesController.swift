@@ -14,7 +14,7 @@ struct ChangesController<R: ServedRecord>: Sendable {
     let broadcaster: ChangeBroadcaster
     let keepAliveInterval: Duration
     /// Shared by every entity's streams.
-    let limit: ChangeStreamLimit
+    let limit: SlotLimit
 
     var endpoints: RouteCollection<BasicRequestContext> {
         RouteCollection(context: BasicRequestContext.self)

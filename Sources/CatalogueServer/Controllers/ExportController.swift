@@ -13,7 +13,8 @@ import Logging
 /// reads nothing for 30 s, or less than 1 MiB in 30 s, is cut off.
 struct ExportController<R: ServedRecord>: Sendable {
     let catalogue: Catalogue
-    let gate: ExportGate
+    /// One export at a time: each holds a read transaction while it streams.
+    let exports: SlotLimit
     /// The least a client must read (``ServerOptions/exportPace``).
     let pace: ExportStream.MinimumPace
     let logger: Logger
@@ -25,15 +26,14 @@ struct ExportController<R: ServedRecord>: Sendable {
 
     @Sendable func export(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let format: RecordFileFormat = try QueryString(request.uri.query).choice("format") ?? .csv
-        guard gate.enter() else {
+        guard let slot = exports.take() else {
             throw APIError(.serviceUnavailable, "another export is running; try again when it has finished", headers: [.retryAfter: "5"])
         }
         let catalogue = self.catalogue
-        let gate = self.gate
         let logger = self.logger
         let stream = ExportStream(pace: pace)
         DispatchQueue.global().async {
-            defer { gate.leave() }
+            defer { withExtendedLifetime(slot) {} }
             let output = ExportOutput(sink: stream.send)
             do {
                 let count = try catalogue.read { db in try RecordExporter<R>(format: format).export(from: db, to: output) }
