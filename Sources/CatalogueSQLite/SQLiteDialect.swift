@@ -101,8 +101,8 @@ public struct SQLiteDialect: SQLDialect {
     public func appendMatches(
         column: String, key: String?, _ regularExpression: String, options: ComparisonOptions, into sql: inout SQLBuilder
     ) throws {
-        let (target, matched) = options == .caseAndDiacriticInsensitive && key != nil
-            ? (key!, ComparisonOptions.caseInsensitive) : (column, options)
+        var (target, matched) = (column, options)
+        if options == .caseAndDiacriticInsensitive, let key { (target, matched) = (key, .caseInsensitive) }
         sql.append("\(Self.matchesFunctionName)(\(target), ")
         sql.bind(.text(regularExpression))
         sql.append(", \(matched.rawValue)) = 1")

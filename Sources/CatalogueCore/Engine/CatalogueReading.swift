@@ -101,8 +101,7 @@ extension CatalogueReading {
         _ body: (_ id: Int64, _ first: Unicode.Scalar?, _ foldedFirst: Unicode.Scalar?) -> Void
     ) throws {
         let schema = R.schema
-        let qualified = try schema.qualifiedColumn(column)
-        let qualifiedKey = try schema.qualifiedColumn(schema.keyColumn(for: column) ?? column)
+        let (qualified, qualifiedKey) = try schema.qualifiedColumnAndKey(column)
         var unlimited = try resolvingTypos(in: request)
         unlimited.fetchLimit = nil
         unlimited.fetchOffset = 0

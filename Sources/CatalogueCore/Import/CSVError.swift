@@ -60,7 +60,7 @@ public struct CSVError: Error, Sendable, Hashable, CustomStringConvertible {
         case .fieldTooLong(let limit):
             ImportLimits.tooLongMessage(limit: limit)
         case .tooManyFields(let limit):
-            "more than \(ImportLimits.grouped(limit)) fields"
+            "more than \(FieldFormat.grouped(Int64(limit))) fields"
         }
     }
 

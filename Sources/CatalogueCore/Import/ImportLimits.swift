@@ -16,17 +16,6 @@ public enum ImportLimits {
 
     /// "longer than 10,000 characters".
     static func tooLongMessage(limit: Int) -> String {
-        "longer than \(grouped(limit)) characters"
-    }
-
-    /// 10000 → "10,000".
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var result = value < 0 ? "-" : ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return result
+        "longer than \(FieldFormat.grouped(Int64(limit))) characters"
     }
 }

@@ -174,7 +174,7 @@ public struct ImportRow: Sendable {
         // As long as the same list written as text ("UK; Britain") may be.
         let length = items.reduce(0) { $0 + $1.unicodeScalars.count } + max(0, items.count - 1) * 2
         guard length <= ImportLimits.maximumFieldLength else {
-            throw error(index, "the list is longer than \(ImportLimits.maximumFieldLength) characters as text (\(items.count) items)")
+            throw error(index, "the list is \(ImportLimits.tooLongMessage(limit: ImportLimits.maximumFieldLength)) as text (\(items.count) items)")
         }
         return items
     }

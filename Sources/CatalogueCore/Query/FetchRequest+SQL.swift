@@ -135,7 +135,7 @@ extension FetchRequest {
         guard let relevance = sortDescriptors.firstIndex(where: { $0.column == nil }) else {
             appendSelectFrom(resultColumns, into: &sql)
             try compiler.compile(predicate, into: &sql)
-            try appendOrder(sortDescriptors, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
+            try appendOrder(sortDescriptors, rankOrder: nil, dialect: dialect, into: &sql)
             appendLimitAndOffset(dialect: dialect, into: &sql)
             return
         }
@@ -163,7 +163,7 @@ extension FetchRequest {
                 } else {
                     tiers.appendTierExpression(dialect: dialect, into: &sql)
                 }
-                try appendOrder(order, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql, continuing: true)
+                try appendOrder(order, rankOrder: nil, dialect: dialect, into: &sql, continuing: true)
                 appendLimitAndOffset(dialect: dialect, into: &sql)
             }
             return
@@ -177,7 +177,7 @@ extension FetchRequest {
             try compiler.compile(.and(others), into: &sql)
             sql.append(")")
         }
-        try appendOrder(sortDescriptors, rankOrder: rankOrder, compiler: compiler, dialect: dialect, into: &sql)
+        try appendOrder(sortDescriptors, rankOrder: rankOrder, dialect: dialect, into: &sql)
         appendLimitAndOffset(dialect: dialect, into: &sql)
     }
 
@@ -335,7 +335,7 @@ extension FetchRequest {
             case .typoStart, .otherTypos: try compiler.compile(predicate, into: &sql)
             }
             sql.append(")")
-            try appendOrder(order, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
+            try appendOrder(order, rankOrder: nil, dialect: dialect, into: &sql)
             sql.append(" LIMIT ")
             if readsOnlyIfMatched {
                 // With a limit of 0 the engine starts no read: a text that matches nothing
@@ -409,7 +409,7 @@ extension FetchRequest {
         sql.append(") AND (")
         try compiler.compile(predicate, into: &sql)
         sql.append(")")
-        try appendOrder(sortDescriptors, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
+        try appendOrder(sortDescriptors, rankOrder: nil, dialect: dialect, into: &sql)
         sql.append(" LIMIT ")
         sql.bind(armLimit)
         sql.append(") AS catalogue_within UNION ALL SELECT * FROM (WITH catalogue_matches AS MATERIALIZED (SELECT ")
@@ -430,7 +430,7 @@ extension FetchRequest {
             sql.append(" WHERE ")
             bound.append(within: false, schema: schema, into: &sql)
         }
-        try appendOrder(sortDescriptors, rankOrder: nil, compiler: compiler, dialect: dialect, into: &sql)
+        try appendOrder(sortDescriptors, rankOrder: nil, dialect: dialect, into: &sql)
         sql.append(" LIMIT ")
         sql.bind(armLimit)
         sql.append(") AS catalogue_beyond) AS catalogue_page")
@@ -464,7 +464,7 @@ extension FetchRequest {
 
     /// The ORDER BY clause for `descriptors` (or, `continuing` one already begun, its next terms).
     private func appendOrder(
-        _ descriptors: [FetchSortDescriptor], rankOrder: String?, compiler: PredicateCompiler, dialect: some SQLDialect,
+        _ descriptors: [FetchSortDescriptor], rankOrder: String?, dialect: some SQLDialect,
         into sql: inout SQLBuilder, continuing: Bool = false
     ) throws {
         let schema = R.schema
@@ -475,7 +475,7 @@ extension FetchRequest {
                 sql.append(rankOrder)
                 continue
             }
-            let qualified = try compiler.qualified(column)
+            let qualified = try schema.qualifiedColumn(column)
             let sorted: String
             let sortedColumn: String
             if descriptor.options == .caseAndDiacriticInsensitive, let key = schema.keyColumn(for: column),

@@ -140,12 +140,13 @@ public struct FullTextPattern: Sendable, Hashable {
         var close: [(typos: Int, term: String)] = []
         var begins = false
         for candidate in terms where candidate.count >= shortest {
-            if candidate.starts(with: typed) {
-                begins = true
-                continue
-            }
+            // None exactly when the term begins with the typed word.
             guard let typos = CatalogueSearch.fuzzyTypos(typed: typed, candidate: candidate) else { continue }
-            close.append((typos, String(String.UnicodeScalarView(candidate))))
+            if typos == 0 {
+                begins = true
+            } else {
+                close.append((typos, String(String.UnicodeScalarView(candidate))))
+            }
         }
         close.sort { ($0.typos, $0.term) < ($1.typos, $1.term) }
         return (close.prefix(typoAlternativeLimit).map(\.term), begins)

@@ -74,7 +74,7 @@ struct PredicateCompiler {
             try compile(inner, required: false, into: &sql)
             sql.append(")")
         case .between(let column, let lower, let upper):
-            sql.append(try qualified(column))
+            sql.append(try schema.qualifiedColumn(column))
             sql.append(" BETWEEN ")
             sql.bind(lower)
             sql.append(" AND ")
@@ -162,11 +162,6 @@ struct PredicateCompiler {
         }
     }
 
-    /// `table.column` for a known column.
-    func qualified(_ column: String) throws -> String {
-        try schema.qualifiedColumn(column)
-    }
-
     /// What a comparison compares: a column, its stored key, or the column folded in the query,
     /// and how the compared values fold to match.
     struct Comparable {
@@ -212,7 +207,7 @@ struct PredicateCompiler {
 
     /// The comparable for `column` under `options`.
     private func comparable(_ column: String, options: ComparisonOptions, for values: [DatabaseValue]) throws -> Comparable {
-        let qualifiedColumn = try qualified(column)
+        let qualifiedColumn = try schema.qualifiedColumn(column)
         // Options only matter for text; numbers compare as they are.
         let comparesText = values.contains { if case .text = $0 { return true } else { return false } }
         guard comparesText, !options.isEmpty else {

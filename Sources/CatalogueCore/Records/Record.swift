@@ -137,6 +137,16 @@ public final class RecordSchema: Sendable {
         return qualified
     }
 
+    /// `column` and its folded key (the column itself when it has none), qualified as
+    /// ``qualifiedColumn(_:)`` checks them: what a section is computed from.
+    ///
+    /// ```swift
+    /// try Country.schema.qualifiedColumnAndKey("capital")  // ("country.capital", "country.capital_key")
+    /// ```
+    public func qualifiedColumnAndKey(_ column: String) throws -> (column: String, key: String) {
+        (try qualifiedColumn(column), try qualifiedColumn(keyColumn(for: column) ?? column))
+    }
+
     /// The key column of `qualifiedKey` (`product.name_key` → `name_key`) when it is one of
     /// ``substringIndexedColumns``: on SQLite it has a trigram and a key range index, on
     /// PostgreSQL an index of its short substrings (``SQLDialect/appendContains(_:_:required:substringIndexed:into:)``).

@@ -125,7 +125,7 @@ struct ImportRowTests {
         #expect(try Self.row(.null, .null, .array(fits)).list(at: 2).count == 1_000)
         let tooLong = Array(repeating: ImportValue.text(String(repeating: "x", count: 2_000)), count: 6)
         #expect(Self.reason { _ = try Self.row(.null, .null, .array(tooLong)).list(at: 2) }
-            == "list: the list is longer than 10000 characters as text (6 items)")
+            == "list: the list is longer than 10,000 characters as text (6 items)")
     }
 
     @Test("Long values: 10,000 characters pass, 10,001 do not")
